@@ -1,0 +1,164 @@
+import CFFmpeg
+import Glibc
+
+/// Owns an opened `AVFormatContext` (the demuxer) for one file or URL.
+///
+/// Blocking reads can be aborted from another thread through ``interrupt()``: FFmpeg polls
+/// the flag through its interrupt callback, so closing or seeking never waits on a stuck read.
+/// Reading and seeking belong to one thread at a time (the demux thread); ``interrupt()`` may be
+/// called from any thread.
+public final class InputFile: @unchecked Sendable {
+    public let url: String
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+    /// Read by FFmpeg's interrupt callback; written atomically by `interrupt()`/`clearInterrupt()`.
+    private let interruptFlag: UnsafeMutablePointer<Int32>
+
+    /// Opens the container and reads stream information. Throws ``OpenError`` naming the reason.
+    public init(url: String) throws(OpenError) {
+        try Self.checkLocalFile(url)
+        self.url = url
+        interruptFlag = .allocate(capacity: 1)
+        interruptFlag.initialize(to: 0)
+        // Every stored property is set from here on, so a throw below runs deinit, which frees
+        // what exists: failure paths must not free anything themselves.
+        guard let ctx = avformat_alloc_context() else { fatalError("avformat_alloc_context: out of memory") }
+        tandem_set_interrupt(ctx, interruptFlag)
+        var opened: UnsafeMutablePointer<AVFormatContext>? = ctx
+        let code = avformat_open_input(&opened, url, nil, nil)
+        if code < 0 {
+            // avformat_open_input frees the context on failure.
+            throw OpenError.classify(openCode: code, url: url)
+        }
+        context = opened
+        let infoCode = avformat_find_stream_info(opened, nil)
+        if infoCode < 0 {
+            throw OpenError(url: url, reason: "cannot read stream information: \(FFmpegError.describe(infoCode))")
+        }
+    }
+
+    deinit {
+        avformat_close_input(&context)
+        interruptFlag.deallocate()
+    }
+
+    /// The raw context, for code in this module and sinks that need stream parameters.
+    public var pointer: UnsafeMutablePointer<AVFormatContext> { context! }
+
+    public var streamCount: Int { Int(pointer.pointee.nb_streams) }
+
+    public func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> {
+        pointer.pointee.streams[index]!
+    }
+
+    public func timeBase(ofStream index: Int) -> Rational { Rational(stream(index).pointee.time_base) }
+
+    /// Container start time in seconds (0 when unknown).
+    public var startSeconds: Double {
+        let start = pointer.pointee.start_time
+        return start == tandem_nopts_value() ? 0 : Double(start) / Double(AV_TIME_BASE)
+    }
+
+    /// The best stream of a kind, as ffmpeg/ffplay pick it (`av_find_best_stream`).
+    public func bestStream(_ kind: StreamInfo.Kind) -> Int? {
+        let type: AVMediaType = kind == .video ? AVMEDIA_TYPE_VIDEO : AVMEDIA_TYPE_AUDIO
+        let index = av_find_best_stream(pointer, type, -1, -1, nil, 0)
+        return index >= 0 ? Int(index) : nil
+    }
+
+    /// Reads the next packet into `packet` (which is unreferenced first).
+    public func read(into packet: Packet) throws(FFmpegError) -> IOStatus {
+        packet.unref()
+        return try status(av_read_frame(pointer, packet.pointer), "reading \(url)")
+    }
+
+    /// Seeks so that the next packets start at the last keyframe at or before `seconds`
+    /// (relative to the container start), on any stream.
+    public func seek(toSeconds seconds: Double) throws(FFmpegError) {
+        let target = Int64((seconds + startSeconds) * Double(AV_TIME_BASE))
+        try check(avformat_seek_file(pointer, -1, Int64.min, target, target, 0), "seeking \(url)")
+    }
+
+    /// Makes any blocked or future FFmpeg call on this file return AVERROR_EXIT.
+    public func interrupt() { tandem_store_flag(interruptFlag, 1) }
+    public func clearInterrupt() { tandem_store_flag(interruptFlag, 0) }
+
+    /// A description of the container and its streams.
+    public func info() -> MediaInfo {
+        let ctx = pointer.pointee
+        let duration = ctx.duration == tandem_nopts_value() || ctx.duration <= 0
+            ? nil : Double(ctx.duration) / Double(AV_TIME_BASE)
+        var streams: [StreamInfo] = []
+        for i in 0..<streamCount { streams.append(streamInfo(i)) }
+        return MediaInfo(url: url, container: String(cString: ctx.iformat.pointee.name),
+                         durationSeconds: duration, startSeconds: startSeconds, streams: streams)
+    }
+
+    private func streamInfo(_ index: Int) -> StreamInfo {
+        let st = stream(index)
+        let par = st.pointee.codecpar.pointee
+        let kind: StreamInfo.Kind
+        switch par.codec_type {
+        case AVMEDIA_TYPE_VIDEO: kind = .video
+        case AVMEDIA_TYPE_AUDIO: kind = .audio
+        case AVMEDIA_TYPE_SUBTITLE: kind = .subtitle
+        case AVMEDIA_TYPE_DATA: kind = .data
+        case AVMEDIA_TYPE_ATTACHMENT: kind = .attachment
+        default: kind = .unknown
+        }
+        let tb = Rational(st.pointee.time_base)
+        var info = StreamInfo(index: index, type: kind, codec: String(cString: avcodec_get_name(par.codec_id)),
+                              timeBase: tb,
+                              durationSeconds: st.pointee.duration > 0 && st.pointee.duration != tandem_nopts_value()
+                                  ? Double(st.pointee.duration) * tb.value : nil)
+        if kind == .video {
+            info.width = Int(par.width)
+            info.height = Int(par.height)
+            let rate = st.pointee.avg_frame_rate.den != 0 ? st.pointee.avg_frame_rate : st.pointee.r_frame_rate
+            info.frameRate = rate.den != 0 && rate.num != 0 ? Double(rate.num) / Double(rate.den) : nil
+            info.pixelFormat = av_get_pix_fmt_name(AVPixelFormat(rawValue: par.format)).map { String(cString: $0) }
+            let rotation = tandem_stream_rotation(st)
+            info.rotation = rotation.isNaN ? 0 : rotation
+        } else if kind == .audio {
+            info.sampleRate = Int(par.sample_rate)
+            info.channels = Int(par.ch_layout.nb_channels)
+            info.sampleFormat = av_get_sample_fmt_name(AVSampleFormat(rawValue: par.format)).map { String(cString: $0) }
+        }
+        return info
+    }
+}
+
+extension InputFile {
+    /// Clear reasons for the common local-file failures, before FFmpeg gives a vaguer one.
+    static func checkLocalFile(_ url: String) throws(OpenError) {
+        guard !url.contains("://") else { return }
+        var info = stat()
+        guard stat(url, &info) == 0 else {
+            throw OpenError(url: url, reason: errno == EACCES ? "permission denied" : "no such file")
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw OpenError(url: url, reason: "is a directory, not a media file") }
+        if info.st_size == 0 { throw OpenError(url: url, reason: "file is empty") }
+    }
+}
+
+/// Why a file could not be opened: names the file and the reason in one line.
+public struct OpenError: Error, CustomStringConvertible, Sendable, Equatable {
+    public let url: String
+    public let reason: String
+
+    public init(url: String, reason: String) {
+        self.url = url
+        self.reason = reason
+    }
+
+    public var description: String { "\(url): \(reason)" }
+
+    static func classify(openCode: Int32, url: String) -> OpenError {
+        if openCode == tandem_averror(ENOENT) { return OpenError(url: url, reason: "no such file") }
+        if openCode == tandem_averror(EACCES) { return OpenError(url: url, reason: "permission denied") }
+        if openCode == tandem_averror(EISDIR) { return OpenError(url: url, reason: "is a directory") }
+        if openCode == FFmpegError.invalidData {
+            return OpenError(url: url, reason: "not a media file FFmpeg can read (invalid data while reading the header)")
+        }
+        return OpenError(url: url, reason: FFmpegError.describe(openCode))
+    }
+}

@@ -1,0 +1,48 @@
+import CFFmpeg
+
+/// What a container holds, as `tandem probe` reports it.
+public struct MediaInfo: Sendable, Codable, Equatable {
+    public var url: String
+    /// Container format name(s), e.g. "mov,mp4,m4a,3gp,3g2,mj2".
+    public var container: String
+    /// Seconds; nil when the container does not know.
+    public var durationSeconds: Double?
+    /// Container start time in seconds (positions are reported relative to it).
+    public var startSeconds: Double
+    public var streams: [StreamInfo]
+}
+
+/// One elementary stream of a container.
+public struct StreamInfo: Sendable, Codable, Equatable {
+    public enum Kind: String, Sendable, Codable { case video, audio, subtitle, data, attachment, unknown }
+
+    public var index: Int
+    public var type: Kind
+    /// Codec short name ("h264", "aac"…); "none" when FFmpeg knows no decoder id for it.
+    public var codec: String
+    public var timeBase: Rational
+    public var durationSeconds: Double?
+    // Video
+    public var width: Int?
+    public var height: Int?
+    /// Average frame rate (frames per second) when known.
+    public var frameRate: Double?
+    public var pixelFormat: String?
+    /// Display-matrix rotation in degrees (counter-clockwise, as ffprobe prints it).
+    public var rotation: Double?
+    // Audio
+    public var sampleRate: Int?
+    public var channels: Int?
+    public var sampleFormat: String?
+}
+
+/// An exact fraction, as FFmpeg keeps time bases.
+public struct Rational: Sendable, Codable, Equatable, CustomStringConvertible {
+    public var num: Int32
+    public var den: Int32
+    public init(_ num: Int32, _ den: Int32) { self.num = num; self.den = den }
+    init(_ r: AVRational) { self.init(r.num, r.den) }
+    var av: AVRational { AVRational(num: num, den: den) }
+    public var value: Double { den == 0 ? 0 : Double(num) / Double(den) }
+    public var description: String { "\(num)/\(den)" }
+}

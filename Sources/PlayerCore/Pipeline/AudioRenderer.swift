@@ -1,0 +1,244 @@
+import DequeModule
+import FFmpegKit
+import Foundation
+
+/// The audio stage: decoded frames → tempo (pitch-preserving speed) → resampler (sink format,
+/// small corrections) → a short buffer of chunks that the sink pulls from.
+///
+/// Every chunk remembers the media time of its first sample and how much media each output
+/// sample covers, so the clock is re-anchored from what is actually handed to the device,
+/// whatever rate, tempo or correction was in force when it was made.
+final class AudioRenderer: AudioSource, @unchecked Sendable {
+    /// Output buffered ahead of the sink. Short, so rate changes and corrections are heard soon;
+    /// long enough to ride out a decoder hiccup.
+    static let bufferSeconds = 0.15
+
+    struct Chunk {
+        var serial: Int
+        var data: [UInt8]
+        var offsetFrames = 0
+        var frameCount: Int
+        var mediaStart: Double
+        var mediaPerFrame: Double
+    }
+
+    let format: AudioFormat
+    private let frames: AudioFrameQueue
+    private let control: PlaybackControl
+    private let condition = NSCondition()
+    private var chunks = Deque<Chunk>()
+    private var bufferedFrames = 0
+    /// The producer has queued everything of this serial (its stream ended).
+    private var finishedSerial: Int?
+    private var aborted = false
+
+    /// The sink's output delay, read on every pull (a device may report it changing).
+    private let latency: @Sendable () -> Double
+
+    init(format: AudioFormat, frames: AudioFrameQueue, control: PlaybackControl, latency: @escaping @Sendable () -> Double) {
+        self.format = format
+        self.frames = frames
+        self.control = control
+        self.latency = latency
+    }
+
+    func abort() {
+        condition.withLock {
+            aborted = true
+            chunks.removeAll()
+            condition.broadcast()
+        }
+    }
+
+    // MARK: Producer thread
+
+    func runProducer() {
+        let resampler = AudioResampler(output: format)
+        var tempo: AudioTempoFilter?
+        var serial = -1
+        var cursor = 0.0
+        var scratch: [UInt8] = []
+        var stopReached = false
+        while let item = frames.get() {
+            let (current, rate, correction, stop) = control.read { ($0.serial, $0.rate, $0.correction, $0.stopPosition) }
+            guard item.serial == current else { continue }
+            if item.serial != serial {
+                serial = item.serial
+                resampler.reset()
+                tempo = nil
+                cursor = .nan
+                stopReached = false
+            }
+            if tempo?.tempo ?? 1 != rate { tempo = rate == 1 ? nil : AudioTempoFilter(tempo: rate) }
+            let mediaPerFrame = rate * (1 + correction) / Double(format.sampleRate)
+            do {
+                switch item.entry {
+                case .payload(let audio):
+                    if stopReached { continue }
+                    let frame = audio.frame
+                    frame.dropLeadingSamples(audio.skip)
+                    if let stop, audio.position + audio.duration > stop {
+                        frame.keepLeadingSamples(Int(((stop - audio.position) * Double(frame.sampleRate)).rounded()))
+                        stopReached = true
+                    }
+                    if tempo == nil || cursor.isNaN { cursor = audio.position }
+                    scratch.removeAll(keepingCapacity: true)
+                    var produced = 0
+                    if let tempo {
+                        try tempo.process(frame) { out throws(FFmpegError) in
+                            produced += try resampler.convert(out, correction: correction, into: &scratch)
+                        }
+                    } else if frame.sampleCount > 0 {
+                        produced = try resampler.convert(frame, correction: correction, into: &scratch)
+                    }
+                    let kept = frame.sampleCount
+                    control.update { if $0.serial == serial { $0.stats.audioSamples += kept } }
+                    guard enqueue(serial: serial, data: scratch, frames: produced,
+                                  start: cursor, mediaPerFrame: mediaPerFrame) else { return }
+                    cursor += Double(produced) * mediaPerFrame
+                    control.markPrerolled(serial: serial, video: false)
+                    if stopReached { finish(serial: serial) }
+                case .end:
+                    if let tempo, !stopReached {
+                        scratch.removeAll(keepingCapacity: true)
+                        var produced = 0
+                        try tempo.process(nil) { out throws(FFmpegError) in
+                            produced += try resampler.convert(out, correction: 0, into: &scratch)
+                        }
+                        guard enqueue(serial: serial, data: scratch, frames: produced,
+                                      start: cursor, mediaPerFrame: mediaPerFrame) else { return }
+                    }
+                    if !stopReached { finish(serial: serial) }
+                }
+            } catch {
+                control.events.emit(.warning("audio: \(error)"))
+            }
+        }
+    }
+
+    /// Appends a chunk, waiting while the buffer is full. False once aborted.
+    private func enqueue(serial: Int, data: [UInt8], frames count: Int, start: Double, mediaPerFrame: Double) -> Bool {
+        guard count > 0 else { return !condition.withLock { aborted } }
+        let capacity = Int(Self.bufferSeconds * Double(format.sampleRate))
+        condition.lock()
+        defer { condition.unlock() }
+        while bufferedFrames >= capacity, !aborted, control.read({ $0.serial }) == serial || control.fast {
+            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.01))
+        }
+        if aborted { return false }
+        chunks.append(Chunk(serial: serial, data: data, frameCount: count, mediaStart: start, mediaPerFrame: mediaPerFrame))
+        bufferedFrames += count
+        condition.broadcast()
+        return true
+    }
+
+    private func finish(serial: Int) {
+        condition.withLock {
+            finishedSerial = serial
+            condition.broadcast()
+        }
+        // Nothing buffered and nothing coming: the end is now (a seek past the end).
+        checkEnd(serial: serial)
+    }
+
+    private func checkEnd(serial: Int) {
+        let drained = condition.withLock { finishedSerial == serial && !chunks.contains { $0.serial == serial } }
+        if drained { control.markEnded(serial: serial, video: false) }
+    }
+
+    // MARK: Pull side (the sink's thread)
+
+    func pull(into buffer: UnsafeMutableRawBufferPointer, frames count: Int) -> Int {
+        let bytesPerFrame = format.bytesPerFrame
+        let silenceByte: UInt8 = 0
+        let now = control.time.now()
+        let heardAt = now + latency()
+        let (serial, clock, prerolling) = control.read { ($0.serial, $0.clock, $0.prerolling) }
+        guard !prerolling, !clock.isPaused else {
+            buffer.initializeMemory(as: UInt8.self, repeating: silenceByte)
+            return count
+        }
+        // A scheduled start: silence until the anchor instant, so the first sample lands on it.
+        var written = 0
+        var lead = max(0, clock.anchorHost - heardAt)
+        // Audio that starts later than the clock (a gap, or a stream starting after the video)
+        // waits for the clock too.
+        if let next = nextMedia(serial: serial) {
+            let gap = (next - clock.position(at: heardAt + lead)) / clock.rate
+            if gap > Self.gapTolerance { lead += gap }
+        }
+        if lead > 0 {
+            written = min(count, Int((lead * Double(format.sampleRate)).rounded()))
+        }
+        if written > 0 {
+            UnsafeMutableRawBufferPointer(rebasing: buffer[0..<written * bytesPerFrame])
+                .initializeMemory(as: UInt8.self, repeating: silenceByte)
+        }
+        let firstSampleFrame = written
+        let firstMedia = take(into: buffer, from: &written, upTo: count, serial: serial)
+        if let firstMedia {
+            let anchorHost = heardAt + Double(firstSampleFrame) / Double(format.sampleRate)
+            control.update { s in
+                if s.serial == serial, !s.prerolling, !s.clock.isPaused { s.clock.set(position: firstMedia, at: anchorHost) }
+            }
+        }
+        if written < count {
+            UnsafeMutableRawBufferPointer(rebasing: buffer[written * bytesPerFrame..<count * bytesPerFrame])
+                .initializeMemory(as: UInt8.self, repeating: silenceByte)
+            checkEnd(serial: serial)
+        }
+        return count
+    }
+
+    /// A gap between the clock and the next sample smaller than this is played through
+    /// (timestamps of compressed audio jitter by a few samples); a larger one is waited out.
+    static let gapTolerance = 0.02
+
+    private func nextMedia(serial: Int) -> Double? {
+        condition.withLock {
+            chunks.first { $0.serial == serial }.map { $0.mediaStart + Double($0.offsetFrames) * $0.mediaPerFrame }
+        }
+    }
+
+    func pullAvailable(into buffer: UnsafeMutableRawBufferPointer, frames count: Int, timeout: Double) -> Int {
+        let serial = control.read { $0.serial }
+        condition.withLock {
+            if !chunks.contains(where: { $0.serial == serial }), !aborted {
+                _ = condition.wait(until: Date(timeIntervalSinceNow: timeout))
+            }
+        }
+        var written = 0
+        _ = take(into: buffer, from: &written, upTo: count, serial: serial)
+        if written == 0 { checkEnd(serial: serial) }
+        return written
+    }
+
+    /// Copies buffered samples of `serial` into `buffer` from frame `written`; returns the media
+    /// time of the first one copied. Chunks of older serials are dropped unheard.
+    private func take(into buffer: UnsafeMutableRawBufferPointer, from written: inout Int, upTo count: Int,
+                      serial: Int) -> Double? {
+        let bytesPerFrame = format.bytesPerFrame
+        var firstMedia: Double?
+        condition.lock()
+        defer { condition.broadcast(); condition.unlock() }
+        while written < count, var chunk = chunks.first {
+            if chunk.serial != serial {
+                bufferedFrames -= chunk.frameCount - chunk.offsetFrames
+                chunks.removeFirst()
+                continue
+            }
+            let n = min(count - written, chunk.frameCount - chunk.offsetFrames)
+            if firstMedia == nil { firstMedia = chunk.mediaStart + Double(chunk.offsetFrames) * chunk.mediaPerFrame }
+            chunk.data.withUnsafeBytes { src in
+                let from = chunk.offsetFrames * bytesPerFrame
+                UnsafeMutableRawBufferPointer(rebasing: buffer[written * bytesPerFrame..<(written + n) * bytesPerFrame])
+                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: src[from..<from + n * bytesPerFrame]))
+            }
+            written += n
+            bufferedFrames -= n
+            chunk.offsetFrames += n
+            if chunk.offsetFrames == chunk.frameCount { chunks.removeFirst() } else { chunks[0] = chunk }
+        }
+        return firstMedia
+    }
+}

@@ -1,0 +1,124 @@
+import CFFmpeg
+import FFmpegKit
+import Foundation
+
+/// A decoder thread: packets of one stream in, frames out, generation by generation.
+///
+/// When a packet of a new serial arrives (a seek happened), the codec is flushed and frames
+/// before the seek's accurate target are decoded but not emitted: the first frame out is the
+/// one ffmpeg's accurate seek yields (the first with pts ≥ target).
+final class DecoderWorker: Sendable {
+    /// Tolerance when comparing a frame's time with a seek target: timestamps are exact
+    /// fractions, the target a Double; half a microsecond is below any time base in use.
+    static let targetTolerance = 5e-7
+
+    private let decoder: Decoder
+    private let packets: PacketQueue
+    private let control: PlaybackControl
+    private let startSeconds: Double
+    private let sink: Output
+
+    enum Output: Sendable {
+        case video(VideoFrameQueue, fallbackDuration: Double)
+        case audio(AudioFrameQueue)
+    }
+
+    init(decoder: Decoder, packets: PacketQueue, output: Output, control: PlaybackControl, startSeconds: Double) {
+        self.decoder = decoder
+        self.packets = packets
+        self.sink = output
+        self.control = control
+        self.startSeconds = startSeconds
+    }
+
+    func run() {
+        let frame = Frame()
+        var serial = -1
+        var target: Double?
+        var nextPosition: Double?
+        var reportedError = false
+        while let item = packets.get() {
+            if item.serial != serial {
+                decoder.flush()
+                serial = item.serial
+                target = control.read { $0.serial == serial ? $0.accurateTarget : nil }
+                nextPosition = nil
+            }
+            do {
+                switch item.entry {
+                case .payload(let packet):
+                    while try decoder.send(packet) == .again {
+                        guard receiveAll(frame, serial: serial, target: &target, next: &nextPosition) else { return }
+                    }
+                    guard receiveAll(frame, serial: serial, target: &target, next: &nextPosition) else { return }
+                case .end:
+                    _ = try decoder.send(nil)
+                    guard receiveAll(frame, serial: serial, target: &target, next: &nextPosition) else { return }
+                    guard putEnd(serial: serial) else { return }
+                }
+            } catch {
+                // A damaged packet: ffmpeg warns and goes on with the next one; so do we.
+                if !reportedError {
+                    control.events.emit(.warning("\(decoder.codecName) decoder: \(error.reason); skipping damaged data"))
+                    reportedError = true
+                }
+            }
+        }
+    }
+
+    /// Drains the decoder's ready frames into the frame queue. False once the queue is aborted.
+    private func receiveAll(_ frame: Frame, serial: Int, target: inout Double?, next: inout Double?) -> Bool {
+        while true {
+            let status: IOStatus
+            do {
+                status = try decoder.receive(into: frame)
+            } catch {
+                control.events.emit(.warning("\(decoder.codecName) decoder: \(error.reason)"))
+                continue
+            }
+            guard status == .ok else { return true }
+            guard emit(frame, serial: serial, target: &target, next: &next) else { return false }
+        }
+    }
+
+    private func emit(_ frame: Frame, serial: Int, target: inout Double?, next: inout Double?) -> Bool {
+        let tb = decoder.timeBase
+        let ts = frame.bestEffortTimestamp
+        switch sink {
+        case .video(let queue, let fallbackDuration):
+            let duration = frame.durationInTimeBase > 0 ? Double(frame.durationInTimeBase) * tb.value : fallbackDuration
+            let position = ts != tandem_nopts_value() ? Double(ts) * tb.value - startSeconds : (next ?? 0)
+            next = position + duration
+            if let t = target {
+                if position < t - Self.targetTolerance { frame.unref(); return true }
+                target = nil
+            }
+            let out = VideoFrame(frame: frame.moveOut(), position: position, duration: duration, timestamp: ts, timeBase: tb)
+            return put(.payload(out), serial: serial, queue: queue, duration: duration)
+        case .audio(let queue):
+            let rate = Double(frame.sampleRate)
+            let duration = Double(frame.sampleCount) / rate
+            let position = ts != tandem_nopts_value() ? Double(ts) * tb.value - startSeconds : (next ?? 0)
+            next = position + duration
+            var skip = 0
+            if let t = target {
+                if position + duration <= t + Self.targetTolerance { frame.unref(); return true }
+                skip = max(0, Int(((t - position) * rate).rounded()))
+                target = nil
+            }
+            let out = AudioFrame(frame: frame.moveOut(), position: position + Double(skip) / rate, skip: skip)
+            return put(.payload(out), serial: serial, queue: queue, duration: out.duration)
+        }
+    }
+
+    private func put<P: Sendable>(_ entry: QueueEntry<P>, serial: Int, queue: StreamQueue<P>, duration: Double) -> Bool {
+        queue.put(entry, serial: serial, duration: duration)
+    }
+
+    private func putEnd(serial: Int) -> Bool {
+        switch sink {
+        case .video(let queue, _): return queue.put(.end, serial: serial)
+        case .audio(let queue): return queue.put(.end, serial: serial)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import FFmpegKit
+import Foundation
+import Logging
+
+/// The read thread: `av_read_frame` into one packet queue per played stream, throttled by fill,
+/// carrying out seeks and flushing the queues into the new generation.
+final class Demuxer: Sendable {
+    /// Stop reading when the queues hold this much in total (ffplay's MAX_QUEUE_SIZE): bounds memory
+    /// for high-bitrate streams.
+    static let maxQueuedBytes = 15 * 1024 * 1024
+    /// …or when every stream has at least this many packets (ffplay's MIN_FRAMES)…
+    static let enoughPackets = 25
+    /// …and at least this much media: enough to ride out a slow read without starving a decoder.
+    static let enoughSeconds = 1.0
+    /// How long the thread sleeps when it has nothing to do; a seek or close waits at most this.
+    static let idleWait = 0.01
+
+    struct Route: Sendable {
+        let streamIndex: Int
+        let packets: PacketQueue
+        /// Flushed into the new generation together with the packets.
+        let frames: @Sendable (Int) -> Void
+        let timeBase: Double
+    }
+
+    private let input: InputFile
+    private let routes: [Route]
+    private let control: PlaybackControl
+    private let logger: Logger
+
+    init(input: InputFile, routes: [Route], control: PlaybackControl, logger: Logger) {
+        self.input = input
+        self.routes = routes
+        self.control = control
+        self.logger = logger
+    }
+
+    func run() {
+        let packet = Packet()
+        var serial = 0
+        var atEnd = false
+        while !routes.allSatisfy({ $0.packets.isAborted }) {
+            if let seek = control.takeSeek() {
+                serial = seek.serial
+                do {
+                    try input.seek(toSeconds: seek.position)
+                } catch {
+                    control.events.emit(.warning("\(input.url): seek to \(seek.position) s failed: \(error.reason)"))
+                }
+                for route in routes {
+                    route.packets.flush(serial: serial)
+                    route.frames(serial)
+                }
+                atEnd = false
+            }
+            if atEnd || isFull() {
+                Thread.sleep(forTimeInterval: Self.idleWait)
+                continue
+            }
+            do {
+                switch try input.read(into: packet) {
+                case .ok:
+                    guard let route = routes.first(where: { $0.streamIndex == packet.streamIndex }) else { continue }
+                    let moved = Packet()
+                    moved.take(from: packet)
+                    route.packets.put(.payload(moved), serial: serial, bytes: moved.size,
+                                      duration: Double(moved.duration) * route.timeBase)
+                case .again:
+                    Thread.sleep(forTimeInterval: Self.idleWait)
+                case .endOfStream:
+                    endAll(serial: serial)
+                    atEnd = true
+                }
+            } catch {
+                if error.code == FFmpegError.exit { return }  // interrupted: the player is closing
+                // A damaged file: play what was read, as ffmpeg does.
+                control.events.emit(.warning("\(input.url): \(error.reason) while reading; playing what was read"))
+                logger.warning("read error", metadata: ["file": "\(input.url)", "error": "\(error)"])
+                endAll(serial: serial)
+                atEnd = true
+            }
+        }
+    }
+
+    private func endAll(serial: Int) {
+        for route in routes { route.packets.put(.end, serial: serial) }
+    }
+
+    private func isFull() -> Bool {
+        let fills = routes.map { $0.packets.fill }
+        if fills.reduce(0, { $0 + $1.bytes }) > Self.maxQueuedBytes { return true }
+        return fills.allSatisfy { $0.count > Self.enoughPackets && $0.duration > Self.enoughSeconds }
+    }
+}

@@ -1,0 +1,91 @@
+import FFmpegKit
+import Foundation
+
+/// The presentation thread: hands each picture to the video sink when the master clock reaches
+/// its time, drops pictures that are already late, and discards those of older generations.
+final class VideoPresenter: Sendable {
+    /// Longest single sleep, so pause, seek, step and close are noticed promptly.
+    static let maxSleep = 0.01
+    /// A frame within this of the clock is due now (sleeping less is not precise anyway).
+    static let dueTolerance = 0.0005
+
+    private let frames: VideoFrameQueue
+    private let control: PlaybackControl
+    private let sink: any VideoSink
+
+    init(frames: VideoFrameQueue, control: PlaybackControl, sink: any VideoSink) {
+        self.frames = frames
+        self.control = control
+        self.sink = sink
+    }
+
+    func run() {
+        let fast = control.fast
+        while !frames.isAborted {
+            guard let head = frames.peek(timeout: Self.maxSleep) else { continue }
+            let now = control.time.now()
+            let s = control.read { ($0.serial, $0.prerolling, $0.videoPrerolled, $0.clock, $0.pendingSteps, $0.stopPosition) }
+            let (serial, prerolling, videoPrerolled, clock, steps, stop) = s
+            guard head.serial == serial else { frames.pop(); continue }
+            guard case .payload(let frame) = head.entry else {
+                frames.pop()
+                control.markEnded(serial: serial, video: true)
+                continue
+            }
+            if let stop, frame.position >= stop {
+                frames.pop()
+                control.markEnded(serial: serial, video: true)
+                continue
+            }
+            // The first picture of a generation is shown at once (it covers the preroll), then held.
+            if prerolling {
+                if !videoPrerolled {
+                    present(frame, at: now, serial: serial)
+                    control.markPrerolled(serial: serial, video: true, position: frame.position)
+                } else {
+                    Thread.sleep(forTimeInterval: Self.maxSleep / 2)
+                }
+                continue
+            }
+            if fast {
+                present(frame, at: now, serial: serial)
+                continue
+            }
+            if clock.isPaused {
+                if steps > 0 {
+                    present(frame, at: now, serial: serial)
+                    control.update { st in
+                        guard st.serial == serial else { return }
+                        st.pendingSteps -= 1
+                        st.clock.set(position: frame.position, at: now)
+                    }
+                } else {
+                    Thread.sleep(forTimeInterval: Self.maxSleep)
+                }
+                continue
+            }
+            let master = clock.position(at: now)
+            if frame.position > master + Self.dueTolerance {
+                let wait = (frame.position - master) / max(clock.rate, 0.01)
+                Thread.sleep(forTimeInterval: min(wait, Self.maxSleep))
+                continue
+            }
+            // Late: the next picture is already due, so this one would only delay it.
+            if let next = frames.peekSecond(), next.serial == serial, case .payload(let nextFrame) = next.entry,
+               nextFrame.position <= master {
+                frames.pop()
+                control.update { if $0.serial == serial { $0.stats.droppedFrames += 1 } }
+                continue
+            }
+            present(frame, at: now, serial: serial)
+        }
+        sink.finish()
+    }
+
+    private func present(_ frame: VideoFrame, at now: Double, serial: Int) {
+        frames.pop()
+        sink.present(frame, hostTime: now)
+        control.update { if $0.serial == serial { $0.stats.videoFrames += 1 } }
+        control.events.emit(.framePresented(position: frame.position, hostTime: now))
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// A named OS thread that can be joined: the pipeline's demuxer and decoders run on these,
+/// not on the cooperative pool, because they block on FFmpeg and on queues.
+final class WorkerThread: Sendable {
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(name: String, _ body: @escaping @Sendable () -> Void) {
+        let finished = finished
+        let thread = Thread {
+            body()
+            finished.signal()
+        }
+        thread.name = name
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// Waits until the body has returned.
+    func join() {
+        finished.wait()
+        finished.signal()
+    }
+}

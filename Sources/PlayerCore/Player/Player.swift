@@ -1,0 +1,275 @@
+import FFmpegKit
+import Foundation
+import Synchronization
+
+/// A media player: a demux thread, a decoder thread per played stream, an audio stage pulled by
+/// the audio sink, and a presentation thread that shows pictures when the master clock reaches them.
+///
+/// Every control is safe from any thread or task and returns at once, except those that wait
+/// for a preroll (``seek(to:accurate:)``, ``schedule(position:at:)``). Players share no global
+/// state: several run side by side in one process.
+public final class Player: Sendable {
+    /// Rates outside this range are clamped (atempo quality and decode speed limit them).
+    public static let rateRange = 0.25...4.0
+    /// Inaudible speed corrections stay within ±0.5 %.
+    public static let maxCorrection = 0.005
+    /// Video pictures buffered after the decoder (ffplay's VIDEO_PICTURE_QUEUE_SIZE).
+    static let videoFrameCapacity = 3
+    /// Audio frames buffered after the decoder (ffplay's SAMPLE_QUEUE_SIZE).
+    static let audioFrameCapacity = 9
+
+    public let url: String
+    public let info: MediaInfo
+    private let input: InputFile
+    private let control: PlaybackControl
+    private let hub = EventHub()
+    private let queues: [any Abortable]
+    private let renderer: AudioRenderer?
+    private let audioSink: (any AudioSink)?
+    private let threads: [WorkerThread]
+    private let closed = Atomic<Bool>(false)
+
+    /// Opens `url` off the cooperative pool (opening blocks on I/O) and starts prerolling its start.
+    public static func open(_ url: String, options: PlayerOptions = PlayerOptions()) async throws(OpenError) -> Player {
+        let result: Result<Player, OpenError> = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                do throws(OpenError) {
+                    continuation.resume(returning: .success(try Player(url: url, options: options)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Opens synchronously (blocks on I/O); ``open(_:options:)`` is the async form.
+    public init(url: String, options: PlayerOptions = PlayerOptions()) throws(OpenError) {
+        let input = try InputFile(url: url)
+        self.url = url
+        self.input = input
+        info = input.info()
+
+        let videoIndex = options.videoSink == nil ? nil : (options.videoStreamIndex ?? input.bestStream(.video))
+        let audioIndex = options.audioSink == nil ? nil : input.bestStream(.audio)
+        guard videoIndex != nil || audioIndex != nil else {
+            let kinds = info.streams.map(\.type.rawValue).joined(separator: ", ")
+            throw OpenError(url: url, reason: "no playable audio or video stream (streams: \(kinds.isEmpty ? "none" : kinds))")
+        }
+        let videoDecoder = try videoIndex.map { i throws(OpenError) in
+            try Decoder(input: input, streamIndex: i, threads: options.decoderThreads)
+        }
+        let audioDecoder = try audioIndex.map { i throws(OpenError) in
+            try Decoder(input: input, streamIndex: i, threads: options.decoderThreads)
+        }
+
+        let control = PlaybackControl(hasVideo: videoDecoder != nil, hasAudio: audioDecoder != nil,
+                                      fast: options.fast, time: options.timeSource, events: hub)
+        self.control = control
+        var routes: [Demuxer.Route] = []
+        var workers: [WorkerThread] = []
+        var queues: [any Abortable] = []
+        let start = input.startSeconds
+        let name = URL(fileURLWithPath: url).lastPathComponent
+
+        if let videoDecoder, let sink = options.videoSink {
+            let packets = PacketQueue()
+            let frames = VideoFrameQueue(capacity: Self.videoFrameCapacity)
+            queues += [packets, frames]
+            let stream = info.streams[videoDecoder.streamIndex]
+            let fallback = 1 / (stream.frameRate ?? 25)
+            routes.append(.init(streamIndex: videoDecoder.streamIndex, packets: packets,
+                                frames: { frames.flush(serial: $0) }, timeBase: videoDecoder.timeBase.value))
+            let worker = DecoderWorker(decoder: videoDecoder, packets: packets,
+                                       output: .video(frames, fallbackDuration: fallback), control: control, startSeconds: start)
+            let presenter = VideoPresenter(frames: frames, control: control, sink: sink)
+            workers.append(WorkerThread(name: "tandem.vdec \(name)") { worker.run() })
+            workers.append(WorkerThread(name: "tandem.present \(name)") { presenter.run() })
+        }
+        if let audioDecoder, let sink = options.audioSink {
+            let packets = PacketQueue()
+            let frames = AudioFrameQueue(capacity: Self.audioFrameCapacity)
+            queues += [packets, frames]
+            routes.append(.init(streamIndex: audioDecoder.streamIndex, packets: packets,
+                                frames: { frames.flush(serial: $0) }, timeBase: audioDecoder.timeBase.value))
+            let worker = DecoderWorker(decoder: audioDecoder, packets: packets, output: .audio(frames),
+                                       control: control, startSeconds: start)
+            let stream = info.streams[audioDecoder.streamIndex]
+            let format = sink.format(sourceRate: stream.sampleRate ?? 48000, sourceChannels: stream.channels ?? 2)
+            let renderer = AudioRenderer(format: format, frames: frames, control: control, latency: { sink.latency })
+            self.renderer = renderer
+            workers.append(WorkerThread(name: "tandem.adec \(name)") { worker.run() })
+            workers.append(WorkerThread(name: "tandem.audio \(name)") { renderer.runProducer() })
+            sink.start(renderer, format: format)
+            audioSink = sink
+        } else {
+            renderer = nil
+            audioSink = nil
+        }
+        let demuxer = Demuxer(input: input, routes: routes, control: control, logger: options.logger)
+        workers.append(WorkerThread(name: "tandem.demux \(name)") { demuxer.run() })
+        self.queues = queues
+        threads = workers
+    }
+
+    deinit { shutDown() }
+
+    // MARK: Observing
+
+    /// A new stream of this player's events (each call gets its own).
+    public func events() -> AsyncStream<PlayerEvent> { hub.subscribe() }
+
+    /// Media position of the master clock now, in seconds from the start of the file.
+    public var position: Double { control.position }
+
+    /// The clock itself (position as a function of host time), for schedulers.
+    public var clock: MediaClock { control.read { $0.clock } }
+
+    public var timeSource: any TimeSource { control.time }
+
+    /// Duration of the file when the container knows it.
+    public var duration: Double? { info.durationSeconds }
+
+    public var state: PlayerState {
+        if closed.load(ordering: .acquiring) { return .closed }
+        return control.read { $0.ended ? .ended : ($0.wantsPlaying ? .playing : .paused) }
+    }
+
+    public var rate: Double { control.read { $0.rate } }
+    public var correction: Double { control.read { $0.correction } }
+    public var stats: PlaybackStats { control.read { $0.stats } }
+    public var hasVideo: Bool { control.hasVideo }
+    public var hasAudio: Bool { control.hasAudio }
+
+    // MARK: Controls
+
+    public func play() {
+        let now = control.time.now()
+        control.update { s in
+            s.wantsPlaying = true
+            if !s.prerolling, s.clock.isPaused { s.clock.resume(at: now) }
+        }
+        hub.emit(.stateChanged(.playing))
+    }
+
+    /// Starts playing from the current position so that it resumes exactly at host time `hostTime`.
+    public func play(at hostTime: Double) {
+        control.update { s in
+            s.wantsPlaying = true
+            if s.prerolling {
+                s.scheduledStart = hostTime
+            } else {
+                let position = s.clock.isPaused ? s.clock.anchorPosition : s.clock.position(at: hostTime)
+                s.clock = MediaClock(position: position, host: hostTime, rate: s.rate * (1 + s.correction), paused: false)
+            }
+        }
+        hub.emit(.stateChanged(.playing))
+    }
+
+    public func pause() {
+        let now = control.time.now()
+        control.update { s in
+            s.wantsPlaying = false
+            s.scheduledStart = nil
+            s.clock.pause(at: now)
+        }
+        hub.emit(.stateChanged(.paused))
+    }
+
+    /// Seeks and waits until the first frame at the target is ready (and shown, for video).
+    /// Accurate: the first frame presented is the first with pts ≥ `position`, as ffmpeg's `-ss`.
+    /// Not accurate: playback resumes from the keyframe at or before `position` (fast).
+    public func seek(to position: Double, accurate: Bool = true) async {
+        let serial = control.beginSeek(to: clamp(position), accurate: accurate, startAt: nil)
+        queues.forEach { $0.nudge() }
+        await control.waitForPreroll(serial: serial)
+    }
+
+    /// Arranges to be at media `position` at host time `hostTime`, playing: seeks accurately,
+    /// prerolls the decoders, and anchors the clock so the frame at `position` lands on `hostTime`.
+    /// If the preroll finishes after `hostTime`, playback starts at once where it should be by then.
+    public func schedule(position: Double, at hostTime: Double) async {
+        control.update { $0.wantsPlaying = true }
+        let serial = control.beginSeek(to: clamp(position), accurate: true, startAt: hostTime)
+        queues.forEach { $0.nudge() }
+        hub.emit(.stateChanged(.playing))
+        await control.waitForPreroll(serial: serial)
+    }
+
+    /// Changes speed, keeping the pitch; clamped to ``rateRange``.
+    public func setRate(_ rate: Double) {
+        let r = min(max(rate, Self.rateRange.lowerBound), Self.rateRange.upperBound)
+        let now = control.time.now()
+        control.update { s in
+            s.rate = r
+            s.clock.setRate(r * (1 + s.correction), at: now)
+        }
+    }
+
+    /// A small speed correction on top of the rate, for sync (clamped to ±``maxCorrection``).
+    public func setCorrection(_ fraction: Double) {
+        let c = min(max(fraction, -Self.maxCorrection), Self.maxCorrection)
+        let now = control.time.now()
+        control.update { s in
+            s.correction = c
+            s.clock.setRate(s.rate * (1 + c), at: now)
+        }
+    }
+
+    /// Pauses and shows the next picture.
+    public func step() {
+        let now = control.time.now()
+        control.update { s in
+            s.wantsPlaying = false
+            s.clock.pause(at: now)
+            s.pendingSteps += 1
+        }
+    }
+
+    /// Playback ends at this media position instead of the end of the file.
+    public func setStopPosition(_ position: Double?) { control.update { $0.stopPosition = position } }
+
+    /// Waits until every stream has ended (or the player is closed).
+    public func waitUntilEnded() async {
+        let events = hub.subscribe()
+        if control.read({ $0.ended }) || closed.load(ordering: .acquiring) { return }
+        for await event in events {
+            if case .ended = event { return }
+            if case .stateChanged(.closed) = event { return }
+        }
+    }
+
+    /// Stops every thread and frees every FFmpeg object. Idempotent.
+    public func close() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                self.shutDown()
+                continuation.resume()
+            }
+        }
+    }
+
+    private func shutDown() {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        control.close()
+        input.interrupt()
+        audioSink?.stop()
+        renderer?.abort()
+        queues.forEach { $0.abort() }
+        threads.forEach { $0.join() }
+        hub.emit(.stateChanged(.closed))
+        hub.finish()
+    }
+
+    private func clamp(_ position: Double) -> Double {
+        max(0, info.durationSeconds.map { min(position, $0) } ?? position)
+    }
+}
+
+/// Queues the player can wake or abort without knowing their payload.
+protocol Abortable: Sendable {
+    func abort()
+    func nudge()
+}
+
+extension StreamQueue: Abortable {}

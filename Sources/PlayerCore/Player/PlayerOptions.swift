@@ -1,0 +1,31 @@
+import Logging
+
+/// How a ``Player`` is built: its sinks, pacing and time source.
+public struct PlayerOptions: Sendable {
+    /// Where pictures go; nil: the video stream is not decoded at all.
+    public var videoSink: (any VideoSink)?
+    /// Where sound goes; nil: the audio stream is not decoded at all.
+    public var audioSink: (any AudioSink)?
+    /// No pacing: every frame is decoded and presented as fast as possible, none dropped.
+    public var fast: Bool
+    /// Host time for the media clock; a ``ManualTimeSource`` in tests.
+    public var timeSource: any TimeSource
+    /// Which video stream to play (a container stream index); nil: FFmpeg's best.
+    public var videoStreamIndex: Int?
+    /// Decoder threads; 0 lets FFmpeg choose from the core count.
+    public var decoderThreads: Int
+    public var logger: Logger
+
+    public init(videoSink: (any VideoSink)? = NullVideoSink(), audioSink: (any AudioSink)? = NullAudioSink(),
+                fast: Bool = false, timeSource: any TimeSource = MonotonicTimeSource(),
+                videoStreamIndex: Int? = nil, decoderThreads: Int = 0,
+                logger: Logger = Logger(label: "tandem.player")) {
+        self.videoSink = videoSink
+        self.audioSink = audioSink
+        self.fast = fast
+        self.timeSource = timeSource
+        self.videoStreamIndex = videoStreamIndex
+        self.decoderThreads = decoderThreads
+        self.logger = logger
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import PlayerCore
+
+/// What `tandem play` prints: JSON event lines, or on a terminal a live status line in mpv's manner
+/// (`AV: 00:00:03 / 00:00:10 A-V: +0.001 Dropped: 0`).
+final class EventOutput: Sendable {
+    /// How often the status line is redrawn.
+    static let statusInterval = 0.1
+
+    let json: Bool
+    private let status: Bool
+
+    init(json: Bool) {
+        self.json = json
+        status = !json && FileHandleOutput.standardError.isTerminal
+    }
+
+    func opened(_ player: Player) {
+        emit(["event": "open", "file": player.url, "durationSeconds": player.duration ?? NSNull(),
+              "video": player.hasVideo, "audio": player.hasAudio])
+    }
+
+    /// Prints events until the stream finishes; redraws the status line meanwhile.
+    func follow(_ events: AsyncStream<PlayerEvent>, player: Player) async {
+        var lastFrame: Double?
+        var lastDraw = 0.0
+        let clock = MonotonicTimeSource()
+        for await event in events {
+            switch event {
+            case .stateChanged(let state): emit(["event": "state", "state": state.rawValue])
+            case .seekCompleted(let position): emit(["event": "seeked", "position": position])
+            case .warning(let message):
+                if json { emit(["event": "warning", "message": message]) } else { clearStatus(); printError("warning: \(message)") }
+            case .ended: emit(["event": "ended"])
+            case .framePresented(let position, _): lastFrame = position
+            }
+            let now = clock.now()
+            if status, now - lastDraw >= Self.statusInterval {
+                lastDraw = now
+                drawStatus(player: player, lastFrame: lastFrame)
+            }
+        }
+        if status { drawStatus(player: player, lastFrame: lastFrame); FileHandleOutput.standardError.write("\n") }
+    }
+
+    func finished(stats: PlaybackStats, mediaSeconds: Double, wallSeconds: Double) {
+        emit(["event": "end", "videoFrames": stats.videoFrames, "audioSamples": stats.audioSamples,
+              "droppedFrames": stats.droppedFrames, "durationSeconds": rounded(mediaSeconds),
+              "wallSeconds": rounded(wallSeconds)])
+    }
+
+    private func drawStatus(player: Player, lastFrame: Double?) {
+        let position = player.position
+        let total = player.duration.map(Self.timestamp) ?? "--:--:--"
+        var line = "\(player.hasAudio && player.hasVideo ? "AV" : player.hasVideo ? "V" : "A"): \(Self.timestamp(position)) / \(total)"
+        if player.hasAudio, player.hasVideo, let lastFrame {
+            line += String(format: " A-V: %+.3f", position - lastFrame)
+        }
+        if player.rate != 1 { line += String(format: " Speed: %.2fx", player.rate) }
+        line += " Dropped: \(player.stats.droppedFrames)"
+        FileHandleOutput.standardError.write("\r\u{1B}[K" + line)
+    }
+
+    private func clearStatus() { if status { FileHandleOutput.standardError.write("\r\u{1B}[K") } }
+
+    static func timestamp(_ seconds: Double) -> String {
+        let s = max(0, Int(seconds))
+        return String(format: "%02d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60)
+    }
+
+    private func rounded(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
+
+    private func emit(_ object: [String: Any]) {
+        guard json, let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
+        FileHandleOutput.standardOutput.write(String(decoding: data, as: UTF8.self) + "\n")
+    }
+}

@@ -1,0 +1,95 @@
+import ArgumentParser
+import FFmpegKit
+import Foundation
+import PlayerCore
+
+struct PlayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play a file: headless (paced by the clock) or as fast as it decodes."
+    )
+
+    @Argument(help: "The media file.") var file: String
+    @Flag(help: "No window and no sound device; paced in real time by the media clock.") var headless = false
+    @Flag(help: "No pacing: decode and present every frame as fast as possible, none dropped (implies --headless).")
+    var fast = false
+    @Option(help: "Start at this media position (seconds), seeking accurately.") var start: Double?
+    @Option(help: "Stop at this media position (seconds).") var end: Double?
+    @Option(help: "Playback speed, 0.25–4.0; pitch is preserved.") var speed: Double = 1
+    @Option(help: "Write one framemd5 line per presented frame of the first video stream to PATH (- for stdout).")
+    var framemd5: String?
+    @Option(help: "Write the played audio to a 16-bit WAV file.") var wav: String?
+    @Option(help: "Save the first presented picture as PNG.") var snapshot: String?
+    @Flag(help: "Print events as JSON lines on stdout; the last is the end summary.") var json = false
+
+    func validate() throws {
+        guard Player.rateRange.contains(speed) else { throw ValidationError("--speed must be within 0.25…4.0") }
+        if let start, start < 0 { throw ValidationError("--start must be ≥ 0") }
+        if let start, let end, end <= start { throw ValidationError("--end must be after --start") }
+        if framemd5 == "-" && json { throw ValidationError("--framemd5 - and --json both write to stdout: give --framemd5 a path") }
+    }
+
+    func run() async throws {
+        FFmpegLog.configure()
+        guard headless || fast else {
+            printError("windowed playback is not built yet; use --headless (or --fast)")
+            throw ExitCode.failure
+        }
+        let output = EventOutput(json: json)
+        var videoSinks: [any VideoSink] = []
+        do {
+            if let framemd5 { videoSinks.append(try FrameMD5Sink(path: framemd5)) }
+        } catch {
+            printError("\(framemd5 ?? ""): cannot write framemd5 output")
+            throw ExitCode.failure
+        }
+        let snapshotSink = snapshot.map { PNGSnapshotSink(path: $0) }
+        if let snapshotSink { videoSinks.append(snapshotSink) }
+        let audioSink: any AudioSink
+        do {
+            audioSink = try wav.map { try WAVAudioSink(path: $0, realTime: !fast) } ?? NullAudioSink(realTime: !fast)
+        } catch {
+            printError("\(wav ?? ""): cannot write WAV output")
+            throw ExitCode.failure
+        }
+        let video: any VideoSink = videoSinks.count == 1 ? videoSinks[0] : FanOutVideoSink(videoSinks)
+        let firstVideo = framemd5 != nil ? (try? InputFile(url: file))?.info().streams.first { $0.type == .video }?.index : nil
+
+        let wallStart = MonotonicTimeSource().now()
+        let player: Player
+        do {
+            player = try await Player.open(file, options: PlayerOptions(videoSink: video, audioSink: audioSink, fast: fast,
+                                                                        videoStreamIndex: firstVideo))
+        } catch {
+            printError(error.description)
+            throw ExitCode.failure
+        }
+        output.opened(player)
+        let events = player.events()
+        let watcher = Task { await output.follow(events, player: player) }
+        player.setStopPosition(end)
+        if speed != 1 { player.setRate(speed) }
+        if let start { await player.seek(to: start) }
+        player.play()
+        await player.waitUntilEnded()
+        let stats = player.stats
+        let playedFrom = start ?? 0
+        let position = player.position
+        await player.close()
+        await watcher.value
+        output.finished(stats: stats, mediaSeconds: max(0, position - playedFrom),
+                        wallSeconds: MonotonicTimeSource().now() - wallStart)
+        if let snapshotSink, let error = snapshotSink.error {
+            printError(error)
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// Presents each picture to several sinks (e.g. framemd5 and a snapshot).
+final class FanOutVideoSink: VideoSink {
+    private let sinks: [any VideoSink]
+    init(_ sinks: [any VideoSink]) { self.sinks = sinks }
+    func present(_ frame: VideoFrame, hostTime: Double) { sinks.forEach { $0.present(frame, hostTime: hostTime) } }
+    func finish() { sinks.forEach { $0.finish() } }
+}

@@ -1,0 +1,17 @@
+import ArgumentParser
+
+@main
+struct Tandem: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tandem",
+        abstract: "Synchronized video playback: play, probe, and watch together.",
+        subcommands: [PlayCommand.self, ProbeCommand.self]
+    )
+}
+
+/// A failure already explained to the user on stderr: exit 1 without more words.
+struct ReportedFailure: Error {}
+
+func printError(_ message: String) {
+    FileHandleOutput.standardError.write("tandem: \(message)\n")
+}

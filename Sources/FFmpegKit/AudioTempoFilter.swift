@@ -15,7 +15,7 @@ public final class AudioTempoFilter {
     deinit { avfilter_graph_free(&graph) }
 
     /// Filter stages whose product is `tempo`, each within atempo's range.
-    static func stages(for tempo: Double) -> [Double] {
+    public static func stages(for tempo: Double) -> [Double] {
         var remaining = tempo
         var stages: [Double] = []
         while remaining < 0.5 { stages.append(0.5); remaining /= 0.5 }

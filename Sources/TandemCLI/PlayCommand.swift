@@ -73,11 +73,9 @@ struct PlayCommand: AsyncParsableCommand {
         player.play()
         await player.waitUntilEnded()
         let stats = player.stats
-        let playedFrom = start ?? 0
-        let position = player.position
         await player.close()
         await watcher.value
-        output.finished(stats: stats, mediaSeconds: max(0, position - playedFrom),
+        output.finished(stats: stats, mediaSeconds: max(0, stats.endPosition - (start ?? 0)),
                         wallSeconds: MonotonicTimeSource().now() - wallStart)
         if let snapshotSink, let error = snapshotSink.error {
             printError(error)

@@ -12,6 +12,9 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
     /// Output buffered ahead of the sink. Short, so rate changes and corrections are heard soon;
     /// long enough to ride out a decoder hiccup.
     static let bufferSeconds = 0.15
+    /// Sound buffered before a seek counts as prerolled: a scheduled start then plays from the
+    /// buffer, not from a decoder racing the device.
+    static let prerollSeconds = 0.1
 
     struct Chunk {
         var serial: Int
@@ -92,11 +95,18 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
                         produced = try resampler.convert(frame, correction: correction, into: &scratch)
                     }
                     let kept = frame.sampleCount
-                    control.update { if $0.serial == serial { $0.stats.audioSamples += kept } }
+                    let end = audio.position + Double(kept) / Double(frame.sampleRate)
+                    control.update { s in
+                        guard s.serial == serial else { return }
+                        s.stats.audioSamples += kept
+                        s.stats.endPosition = max(s.stats.endPosition, end)
+                    }
                     guard enqueue(serial: serial, data: scratch, frames: produced,
                                   start: cursor, mediaPerFrame: mediaPerFrame) else { return }
                     cursor += Double(produced) * mediaPerFrame
-                    control.markPrerolled(serial: serial, video: false)
+                    if buffered >= Int(Self.prerollSeconds * Double(format.sampleRate)) {
+                        control.markPrerolled(serial: serial, video: false)
+                    }
                     if stopReached { finish(serial: serial) }
                 case .end:
                     if let tempo, !stopReached {
@@ -122,7 +132,8 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
         let capacity = Int(Self.bufferSeconds * Double(format.sampleRate))
         condition.lock()
         defer { condition.unlock() }
-        while bufferedFrames >= capacity, !aborted, control.read({ $0.serial }) == serial || control.fast {
+        dropStaleLocked(serial: serial)
+        while bufferedFrames >= capacity, !aborted, control.read({ $0.serial }) == serial {
             _ = condition.wait(until: Date(timeIntervalSinceNow: 0.01))
         }
         if aborted { return false }
@@ -132,11 +143,22 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
         return true
     }
 
+    /// Chunks of an older generation are never played: free their room at once.
+    private func dropStaleLocked(serial: Int) {
+        while let head = chunks.first, head.serial < serial {
+            bufferedFrames -= head.frameCount - head.offsetFrames
+            chunks.removeFirst()
+        }
+    }
+
+    private var buffered: Int { condition.withLock { bufferedFrames } }
+
     private func finish(serial: Int) {
         condition.withLock {
             finishedSerial = serial
             condition.broadcast()
         }
+        control.markPrerolled(serial: serial, video: false)
         // Nothing buffered and nothing coming: the end is now (a seek past the end).
         checkEnd(serial: serial)
     }
@@ -154,6 +176,7 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
         let now = control.time.now()
         let heardAt = now + latency()
         let (serial, clock, prerolling) = control.read { ($0.serial, $0.clock, $0.prerolling) }
+        condition.withLock { dropStaleLocked(serial: serial) }
         guard !prerolling, !clock.isPaused else {
             buffer.initializeMemory(as: UInt8.self, repeating: silenceByte)
             return count
@@ -221,12 +244,9 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
         var firstMedia: Double?
         condition.lock()
         defer { condition.broadcast(); condition.unlock() }
-        while written < count, var chunk = chunks.first {
-            if chunk.serial != serial {
-                bufferedFrames -= chunk.frameCount - chunk.offsetFrames
-                chunks.removeFirst()
-                continue
-            }
+        dropStaleLocked(serial: serial)
+        // A chunk of a newer generation waits for the clock of that generation.
+        while written < count, var chunk = chunks.first, chunk.serial == serial {
             let n = min(count - written, chunk.frameCount - chunk.offsetFrames)
             if firstMedia == nil { firstMedia = chunk.mediaStart + Double(chunk.offsetFrames) * chunk.mediaPerFrame }
             chunk.data.withUnsafeBytes { src in

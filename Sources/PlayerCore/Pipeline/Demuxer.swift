@@ -14,6 +14,11 @@ final class Demuxer: Sendable {
     static let enoughSeconds = 1.0
     /// How long the thread sleeps when it has nothing to do; a seek or close waits at most this.
     static let idleWait = 0.01
+    /// Accurate seeks start decoding this much before the target. Transform audio codecs need the
+    /// previous frame to reconstruct a frame (AAC's MDCT overlap, Opus' 80 ms pre-roll): without it
+    /// the first samples after a seek differ from a continuous decode. Decoded frames before the
+    /// target are discarded, so pictures are unaffected.
+    static let accurateSeekPreroll = 0.1
 
     struct Route: Sendable {
         let streamIndex: Int
@@ -43,7 +48,8 @@ final class Demuxer: Sendable {
             if let seek = control.takeSeek() {
                 serial = seek.serial
                 do {
-                    try input.seek(toSeconds: seek.position)
+                    let preroll = seek.accurateTarget == nil ? 0 : Self.accurateSeekPreroll
+                    try input.seek(toSeconds: max(0, seek.position - preroll))
                 } catch {
                     control.events.emit(.warning("\(input.url): seek to \(seek.position) s failed: \(error.reason)"))
                 }

@@ -53,12 +53,13 @@ final class VideoPresenter: Sendable {
             }
             if clock.isPaused {
                 if steps > 0 {
-                    present(frame, at: now, serial: serial)
+                    // The clock moves first, so whoever sees the picture sees the position with it.
                     control.update { st in
                         guard st.serial == serial else { return }
                         st.pendingSteps -= 1
                         st.clock.set(position: frame.position, at: now)
                     }
+                    present(frame, at: now, serial: serial)
                 } else {
                     Thread.sleep(forTimeInterval: Self.maxSleep)
                 }
@@ -85,7 +86,11 @@ final class VideoPresenter: Sendable {
     private func present(_ frame: VideoFrame, at now: Double, serial: Int) {
         frames.pop()
         sink.present(frame, hostTime: now)
-        control.update { if $0.serial == serial { $0.stats.videoFrames += 1 } }
+        control.update { s in
+            guard s.serial == serial else { return }
+            s.stats.videoFrames += 1
+            s.stats.endPosition = max(s.stats.endPosition, frame.position + frame.duration)
+        }
         control.events.emit(.framePresented(position: frame.position, hostTime: now))
     }
 }

@@ -90,6 +90,7 @@ final class PlaybackControl: Sendable {
             s.ended = false
             s.pendingSteps = 0
             s.scheduledStart = hostTime
+            s.stats.endPosition = position
             s.clock.pause(at: now)
             s.clock.set(position: position, at: now)
             return s.serial
@@ -177,5 +178,7 @@ public struct PlaybackStats: Sendable, Equatable, Codable {
     /// Audio samples per channel, at the source rate.
     public var audioSamples = 0
     public var droppedFrames = 0
+    /// Media position where the last presented picture or sample ends.
+    public var endPosition = 0.0
     public init() {}
 }

@@ -1,0 +1,75 @@
+import Foundation
+import PlayerCore
+import Testing
+
+/// "Be at P at host time T", on a manual clock: deterministic to the sample.
+@Suite(.serialized) struct SchedulingTests {
+    @Test func scheduledStartPresentsEachFrameOnItsInstant() async throws {
+        let time = ManualTimeSource(99)
+        let sink = RecordingVideoSink(hashing: false)
+        let player = try await Player.open(TestMedia.path("video-only.mp4"),
+                                           options: PlayerOptions(videoSink: sink, audioSink: nil, timeSource: time))
+        await player.schedule(position: 1.0, at: 100)
+        // Prerolled: the target picture is up (covering the wait) and the clock is anchored on T.
+        #expect(sink.records.last?.position == 1.0)
+        #expect(player.clock == MediaClock(position: 1.0, host: 100, rate: 1, paused: false))
+        let next = 1.0 + 1.0 / 30
+        time.set(100 + 1.0 / 30 - 0.002)  // 2 ms early: not yet
+        try await Task.sleep(nanoseconds: 150_000_000)
+        #expect(!sink.records.contains { $0.position > 1.0 })
+        time.set(100 + 1.0 / 30)
+        #expect(await sink.wait { $0.contains { abs($0.position - next) < 1e-6 } })
+        let shown = try #require(sink.records.first { abs($0.position - next) < 1e-6 })
+        #expect(shown.hostTime == 100 + 1.0 / 30)
+        await player.close()
+    }
+
+    @Test func lateScheduleCatchesUpInsteadOfStartingLate() async throws {
+        let time = ManualTimeSource(200)
+        let sink = RecordingVideoSink(hashing: false)
+        let player = try await Player.open(TestMedia.path("video-only.mp4"),
+                                           options: PlayerOptions(videoSink: sink, audioSink: nil, timeSource: time))
+        // The command arrives 0.5 s after its instant: the clock is where it would have been.
+        await player.schedule(position: 1.0, at: 199.5)
+        #expect(abs(player.position - 1.5) < 1e-9)
+        time.advance(by: 0.001)
+        #expect(await sink.wait { $0.contains { $0.position >= 1.5 - 1e-6 } })
+        await player.close()
+    }
+
+    @Test func audioStartsOnTheScheduledSample() async throws {
+        let time = ManualTimeSource(10)
+        let file = TestMedia.path("audio-only.m4a")  // 48 kHz mono
+        let sink = ManualAudioSink()
+        let player = try await Player.open(file, options: PlayerOptions(videoSink: nil, audioSink: sink, timeSource: time))
+        await player.schedule(position: 1.0, at: 10.5)
+        let rate = 48000
+        let out = sink.pull(frames: rate)  // one second pulled at t = 10, of which 0.5 s precede T
+        let lead = rate / 2
+        #expect(out[0..<lead].allSatisfy { $0 == 0 })
+        let reference = try TestMedia.run("ffmpeg", ["-v", "quiet", "-i", file, "-f", "f32le", "-ac", "1", "-"])
+            .withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let heard = Array(out[lead..<lead + 2000])
+        let expected = Array(reference[rate..<rate + 2000])
+        #expect(heard.contains { $0 != 0 })
+        // Same samples as a continuous decode, to float rounding of a decoder restarted by the seek (−80 dB).
+        #expect(zip(heard, expected).allSatisfy { abs($0 - $1) < 1e-4 })
+        // The clock is re-anchored from what was pulled: sample 24000 is heard at 10.5.
+        #expect(abs(player.clock.position(at: 10.5) - 1.0) < 1e-9)
+        await player.close()
+    }
+
+    @Test func playAtResumesExactlyAtTheInstant() async throws {
+        let time = ManualTimeSource(0)
+        let sink = RecordingVideoSink(hashing: false)
+        let player = try await Player.open(TestMedia.path("video-only.mp4"),
+                                           options: PlayerOptions(videoSink: sink, audioSink: nil, timeSource: time))
+        await player.seek(to: 0.5)
+        player.play(at: 3)
+        time.set(2.9)
+        #expect(abs(player.position - 0.4) < 1e-9)
+        time.set(3 + 1.0 / 30)
+        #expect(await sink.wait { $0.contains { abs($0.position - (0.5 + 1.0 / 30)) < 1e-6 } })
+        await player.close()
+    }
+}

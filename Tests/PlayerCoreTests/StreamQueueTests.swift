@@ -1,0 +1,66 @@
+import Foundation
+import PlayerCore
+import Testing
+
+@Suite struct StreamQueueTests {
+    @Test func keepsOrderAndFillStatistics() {
+        let q = StreamQueue<Int>()
+        q.put(.payload(1), serial: 0, bytes: 10, duration: 0.5)
+        q.put(.payload(2), serial: 0, bytes: 20, duration: 0.25)
+        #expect(q.fill.count == 2 && q.fill.bytes == 30 && q.fill.duration == 0.75)
+        guard case .payload(let first)? = q.get(timeout: 0)?.entry else { Issue.record("empty"); return }
+        #expect(first == 1)
+        #expect(q.fill.bytes == 20)
+    }
+
+    @Test func flushDropsEverythingAndStaleProducersNeverEnter() {
+        let q = StreamQueue<Int>()
+        q.put(.payload(1), serial: 0)
+        q.flush(serial: 1)
+        #expect(q.fill.count == 0)
+        q.put(.payload(2), serial: 0)  // a producer still on the old generation
+        #expect(q.fill.count == 0)
+        q.put(.payload(3), serial: 1)
+        #expect(q.get(timeout: 0)?.serial == 1)
+    }
+
+    @Test func putBlocksWhenFullUntilTaken() async {
+        let q = StreamQueue<Int>(capacity: 1)
+        q.put(.payload(1), serial: 0)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            q.put(.payload(2), serial: 0)
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 0.1) == .timedOut)  // full: the producer waits
+        _ = q.get()
+        #expect(done.wait(timeout: .now() + 5) == .success)
+    }
+
+    @Test func flushReleasesAProducerBlockedOnAFullQueue() {
+        let q = StreamQueue<Int>(capacity: 1)
+        q.put(.payload(1), serial: 0)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            q.put(.payload(2), serial: 0)
+            done.signal()
+        }
+        q.flush(serial: 1)
+        #expect(done.wait(timeout: .now() + 5) == .success)
+        #expect(q.fill.count == 0)  // the stale item was dropped, not queued
+    }
+
+    @Test func abortWakesBlockedConsumersAndProducers() {
+        let empty = StreamQueue<Int>()
+        let full = StreamQueue<Int>(capacity: 1)
+        full.put(.payload(0), serial: 0)
+        let woke = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { _ = empty.get(); woke.signal() }
+        Thread.detachNewThread { _ = full.put(.payload(1), serial: 0); woke.signal() }
+        empty.abort()
+        full.abort()
+        #expect(woke.wait(timeout: .now() + 5) == .success)
+        #expect(woke.wait(timeout: .now() + 5) == .success)
+        #expect(full.put(.payload(2), serial: 0) == false)
+    }
+}

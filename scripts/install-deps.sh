@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs what Tandem needs on Debian 12 (bookworm): FFmpeg 5.1 and SDL2 development files,
+# pkg-config, and the ffmpeg CLI the tests compare against. Idempotent: skips what is there.
+set -euo pipefail
+packages=(pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
+          libavfilter-dev libsdl2-dev ffmpeg "$@")
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing: ${missing[*]}" >&2
+    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+command -v swift >/dev/null || { echo "swift (6.x) is not on PATH: install the Swift toolchain first" >&2; exit 1; }

@@ -9,10 +9,13 @@ final class EventOutput: Sendable {
 
     let json: Bool
     private let status: Bool
+    /// Host time the command started, for the open-to-first-frame figure.
+    private let started: Double
 
-    init(json: Bool) {
+    init(json: Bool, started: Double) {
         self.json = json
-        status = !json && FileHandleOutput.standardError.isTerminal
+        self.started = started
+        status = FileHandleOutput.standardError.isTerminal
     }
 
     func opened(_ player: Player) {
@@ -32,7 +35,11 @@ final class EventOutput: Sendable {
             case .warning(let message):
                 if json { emit(["event": "warning", "message": message]) } else { clearStatus(); printError("warning: \(message)") }
             case .ended: emit(["event": "ended"])
-            case .framePresented(let position, _): lastFrame = position
+            case .framePresented(let position, let host):
+                if lastFrame == nil {
+                    emit(["event": "firstFrame", "position": position, "sinceStartSeconds": rounded(host - started, 6)])
+                }
+                lastFrame = position
             }
             let now = clock.now()
             if status, now - lastDraw >= Self.statusInterval {
@@ -68,7 +75,10 @@ final class EventOutput: Sendable {
         return String(format: "%02d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60)
     }
 
-    private func rounded(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
+    private func rounded(_ v: Double, _ digits: Int = 3) -> Double {
+        let scale = pow(10, Double(digits))
+        return (v * scale).rounded() / scale
+    }
 
     private func emit(_ object: [String: Any]) {
         guard json, let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }

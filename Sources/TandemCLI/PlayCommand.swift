@@ -35,7 +35,8 @@ struct PlayCommand: AsyncParsableCommand {
             printError("windowed playback is not built yet; use --headless (or --fast)")
             throw ExitCode.failure
         }
-        let output = EventOutput(json: json)
+        let wallStart = MonotonicTimeSource().now()
+        let output = EventOutput(json: json, started: wallStart)
         var videoSinks: [any VideoSink] = []
         do {
             if let framemd5 { videoSinks.append(try FrameMD5Sink(path: framemd5)) }
@@ -55,7 +56,6 @@ struct PlayCommand: AsyncParsableCommand {
         let video: any VideoSink = videoSinks.count == 1 ? videoSinks[0] : FanOutVideoSink(videoSinks)
         let firstVideo = framemd5 != nil ? (try? InputFile(url: file))?.info().streams.first { $0.type == .video }?.index : nil
 
-        let wallStart = MonotonicTimeSource().now()
         let player: Player
         do {
             player = try await Player.open(file, options: PlayerOptions(videoSink: video, audioSink: audioSink, fast: fast,

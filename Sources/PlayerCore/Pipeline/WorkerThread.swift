@@ -21,4 +21,11 @@ final class WorkerThread: Sendable {
         finished.wait()
         finished.signal()
     }
+
+    /// Waits at most `seconds` for the body to return; whether it did.
+    func join(timeout seconds: Double) -> Bool {
+        guard finished.wait(timeout: .now() + seconds) == .success else { return false }
+        finished.signal()
+        return true
+    }
 }

@@ -17,6 +17,8 @@ public final class Player: Sendable {
     static let videoFrameCapacity = 3
     /// Audio frames buffered after the decoder (ffplay's SAMPLE_QUEUE_SIZE).
     static let audioFrameCapacity = 9
+    /// How long close waits for the demuxer to notice before interrupting its read.
+    static let demuxStopGrace = 0.2
 
     public let url: String
     public let info: MediaInfo
@@ -27,6 +29,7 @@ public final class Player: Sendable {
     private let renderer: AudioRenderer?
     private let audioSink: (any AudioSink)?
     private let threads: [WorkerThread]
+    private let demuxThread: WorkerThread
     private let closed = Atomic<Bool>(false)
 
     /// Opens `url` off the cooperative pool (opening blocks on I/O) and starts prerolling its start.
@@ -107,7 +110,7 @@ public final class Player: Sendable {
             audioSink = nil
         }
         let demuxer = Demuxer(input: input, routes: routes, control: control, logger: options.logger)
-        workers.append(WorkerThread(name: "tandem.demux \(name)") { demuxer.run() })
+        demuxThread = WorkerThread(name: "tandem.demux \(name)") { demuxer.run() }
         self.queues = queues
         threads = workers
     }
@@ -252,10 +255,12 @@ public final class Player: Sendable {
     private func shutDown() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         control.close()
-        input.interrupt()
         audioSink?.stop()
         renderer?.abort()
         queues.forEach { $0.abort() }
+        // The demuxer stops at its next loop turn; only a read that is really stuck (a network
+        // stream) is interrupted, since an interrupted read makes FFmpeg report a damaged file.
+        if !demuxThread.join(timeout: Self.demuxStopGrace) { input.interrupt() }
         threads.forEach { $0.join() }
         hub.emit(.stateChanged(.closed))
         hub.finish()

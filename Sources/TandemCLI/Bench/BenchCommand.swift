@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import PlayerCore
+import FFmpegKit
+
+/// `tandem bench …`: Tandem against a reference tool on the same input in the same invocation,
+/// run alternately, reported as ratios (never bare times).
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Benchmarks against ffmpeg and mpv (ratios of runs made alternately in one invocation).",
+        subcommands: [Decode.self, RealTime.self, FirstFrame.self, OpenClose.self]
+    )
+
+    /// This very executable, for runs in a fresh process.
+    static var selfPath: String { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0] }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+    }
+
+    static func report(_ title: String, _ rows: [(String, Double, Double)]) {
+        print("## \(title)")
+        print("| measure | tandem | reference | ratio |")
+        print("|---|---|---|---|")
+        for (name, mine, theirs) in rows {
+            print(String(format: "| %@ | %.4g | %.4g | %.3f |", name, mine, theirs, mine / theirs))
+        }
+    }
+
+    static func check(_ usage: ChildProcess.Usage, _ what: String) throws {
+        if usage.exitCode != 0 { throw BenchError("\(what) exited with \(usage.exitCode)") }
+    }
+
+    struct Decode: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "`tandem play --fast` against `ffmpeg -threads 0 -i FILE -f null -`: wall time and peak memory.")
+        @Argument var file: String
+        @Option var runs = 5
+
+        func run() throws {
+            var mine: [ChildProcess.Usage] = [], theirs: [ChildProcess.Usage] = []
+            for _ in 0..<runs {
+                let a = try ChildProcess.run([BenchCommand.selfPath, "play", "--fast", file])
+                try check(a, "tandem")
+                let b = try ChildProcess.run(["ffmpeg", "-v", "quiet", "-threads", "0", "-i", file, "-f", "null", "-"])
+                try check(b, "ffmpeg")
+                mine.append(a)
+                theirs.append(b)
+            }
+            report("decode \(file) (\(runs) alternate runs, medians)", [
+                ("wall s", median(mine.map(\.wallSeconds)), median(theirs.map(\.wallSeconds))),
+                ("cpu s", median(mine.map(\.cpuSeconds)), median(theirs.map(\.cpuSeconds))),
+                ("peak RSS MiB", median(mine.map { Double($0.peakRSS) / 1048576 }), median(theirs.map { Double($0.peakRSS) / 1048576 })),
+            ])
+        }
+    }
+
+    struct RealTime: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "`tandem play --headless` against `mpv --vo=null --ao=null`: CPU time and peak memory of real-time playback.")
+        @Argument var file: String
+        @Option var runs = 1
+
+        func run() throws {
+            var mine: [ChildProcess.Usage] = [], theirs: [ChildProcess.Usage] = []
+            for _ in 0..<runs {
+                let a = try ChildProcess.run([BenchCommand.selfPath, "play", "--headless", file])
+                try check(a, "tandem")
+                let b = try ChildProcess.run(["mpv", "--no-config", "--really-quiet", "--vo=null", "--ao=null", file])
+                try check(b, "mpv")
+                mine.append(a)
+                theirs.append(b)
+            }
+            report("real-time headless \(file) (\(runs) alternate runs, medians)", [
+                ("wall s", median(mine.map(\.wallSeconds)), median(theirs.map(\.wallSeconds))),
+                ("cpu s", median(mine.map(\.cpuSeconds)), median(theirs.map(\.cpuSeconds))),
+                ("peak RSS MiB", median(mine.map { Double($0.peakRSS) / 1048576 }), median(theirs.map { Double($0.peakRSS) / 1048576 })),
+            ])
+        }
+    }
+
+    struct FirstFrame: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Open-to-first-frame in a fresh process, against `ffmpeg -i FILE -frames:v 1 -f null -` (whole process).")
+        @Argument var file: String
+        @Option var runs = 10
+
+        func run() throws {
+            var mine: [Double] = [], mineProcess: [Double] = [], theirs: [Double] = []
+            for _ in 0..<runs {
+                let a = try ChildProcess.run([BenchCommand.selfPath, "play", "--headless", "--json", "--end", "0.2", file])
+                try check(a, "tandem")
+                guard let line = a.stdout.split(separator: "\n").first(where: { $0.contains("\"firstFrame\"") }),
+                      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                      let seconds = object["sinceStartSeconds"] as? Double else { throw BenchError("no firstFrame event") }
+                mine.append(seconds)
+                // The same, whole process, with Tandem stopping right after its first frame.
+                let p = try ChildProcess.run([BenchCommand.selfPath, "play", "--fast", "--end", "0.001", file])
+                try check(p, "tandem")
+                mineProcess.append(p.wallSeconds)
+                let b = try ChildProcess.run(["ffmpeg", "-v", "quiet", "-i", file, "-frames:v", "1", "-f", "null", "-"])
+                try check(b, "ffmpeg")
+                theirs.append(b.wallSeconds)
+            }
+            report("open to first frame \(file) (\(runs) runs, medians, seconds)", [
+                ("in-process open→first frame", median(mine), median(theirs)),
+                ("whole process, first frame only", median(mineProcess), median(theirs)),
+            ])
+        }
+    }
+
+    struct OpenClose: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Opens, prerolls and closes FILE COUNT times in one process; prints resident memory before and after.")
+        @Argument var file: String
+        @Option var count = 1000
+        @Option(help: "Warm-up iterations before the first memory reading.") var warmup = 20
+
+        func run() async throws {
+            FFmpegLog.configure()
+            func rss() -> Int {
+                let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
+                return (Int(statm.split(separator: " ").dropFirst().first ?? "0") ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
+            }
+            for i in 0..<(warmup + count) {
+                if i == warmup { print("rss_before_bytes \(rss())") }
+                let player = try await Player.open(file)
+                await player.seek(to: 0.5)
+                await player.close()
+            }
+            print("rss_after_bytes \(rss())")
+        }
+    }
+}

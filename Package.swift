@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
     ],
     targets: [
         // FFmpeg 5.1 (Debian 12) through pkg-config; shim.h wraps what Swift cannot import.
@@ -32,15 +33,50 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
+        // Watch party logic as pure state machines: messages, clock sync, timeline, sync control,
+        // the party server and participant, simulated links. No sockets here.
+        .target(
+            name: "PartyKit",
+            dependencies: [
+                "PlayerCore",
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The real network edge: WebSocket server and client on SwiftNIO carrying PartyKit messages.
+        .target(
+            name: "PartyNet",
+            dependencies: [
+                "PartyKit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // A subset of mpv's JSON IPC on a UNIX socket, so mpv tools can watch and steer Tandem.
+        .target(
+            name: "MPVIPC",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "TandemCLI",
             dependencies: [
-                "PlayerCore", "FFmpegKit",
+                "PlayerCore", "FFmpegKit", "PartyKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "FFmpegKitTests", dependencies: ["FFmpegKit"]),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "FFmpegKit"]),
+        .testTarget(name: "PartyKitTests", dependencies: ["PartyKit", "PlayerCore"]),
+        .testTarget(name: "PartyNetTests", dependencies: ["PartyNet", "PartyKit"]),
+        .testTarget(name: "MPVIPCTests", dependencies: ["MPVIPC"]),
     ]
 )

@@ -121,6 +121,18 @@ out=10bit.mkv
     "${BITEXACT[@]}" -f matroska "$(tmp_for $out)"
 finish $out
 
+# 9. A minute-long, very small clip for watch-party demos and simulations (160x120 10 fps H.264,
+#    mono AAC 24 kb/s): long enough for a scripted party, small enough to commit.
+out=party.mp4
+"${FF[@]}" \
+    -f lavfi -i "testsrc2=size=160x120:rate=10:duration=60" \
+    -f lavfi -i "sine=frequency=440:sample_rate=22050:duration=60" \
+    -map 0:v -map 1:a \
+    "${X264[@]}" -pix_fmt yuv420p -crf 38 -g 10 \
+    -c:a aac -b:a 24k -ac 1 \
+    -movflags +faststart "${BITEXACT[@]}" -f mp4 "$(tmp_for $out)"
+finish $out
+
 # 8. Invalid / damaged inputs.
 rm -rf -- "$BAD_DIR"
 mkdir -p -- "$BAD_DIR"

@@ -63,7 +63,10 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
         var scratch: [UInt8] = []
         var stopReached = false
         while let item = frames.get() {
-            let (current, rate, correction, stop) = control.read { ($0.serial, $0.rate, $0.correction, $0.stopPosition) }
+            let media = cursor.isNaN ? (item.payloadPosition ?? 0) : cursor
+            let (current, rate, correction, stop) = control.read {
+                ($0.serial, $0.tempo(forMedia: media), $0.correction, $0.stopPosition)
+            }
             guard item.serial == current else { continue }
             if item.serial != serial {
                 serial = item.serial
@@ -171,46 +174,62 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
     // MARK: Pull side (the sink's thread)
 
     func pull(into buffer: UnsafeMutableRawBufferPointer, frames count: Int) -> Int {
-        let bytesPerFrame = format.bytesPerFrame
-        let silenceByte: UInt8 = 0
+        let rate = Double(format.sampleRate)
         let now = control.time.now()
         let heardAt = now + latency()
-        let (serial, clock, prerolling) = control.read { ($0.serial, $0.clock, $0.prerolling) }
+        let (serial, clock, prerolling) = control.settled(at: now) { ($0.serial, $0.clock, $0.prerolling) }
         condition.withLock { dropStaleLocked(serial: serial) }
-        guard !prerolling, !clock.isPaused else {
-            buffer.initializeMemory(as: UInt8.self, repeating: silenceByte)
-            return count
-        }
-        // A scheduled start: silence until the anchor instant, so the first sample lands on it.
         var written = 0
-        var lead = max(0, clock.anchorHost - heardAt)
-        // Audio that starts later than the clock (a gap, or a stream starting after the video)
-        // waits for the clock too.
-        if let next = nextMedia(serial: serial) {
-            let gap = (next - clock.position(at: heardAt + lead)) / clock.rate
-            if gap > Self.gapTolerance { lead += gap }
-        }
-        if lead > 0 {
-            written = min(count, Int((lead * Double(format.sampleRate)).rounded()))
-        }
-        if written > 0 {
-            UnsafeMutableRawBufferPointer(rebasing: buffer[0..<written * bytesPerFrame])
-                .initializeMemory(as: UInt8.self, repeating: silenceByte)
-        }
-        let firstSampleFrame = written
-        let firstMedia = take(into: buffer, from: &written, upTo: count, serial: serial)
-        if let firstMedia {
-            let anchorHost = heardAt + Double(firstSampleFrame) / Double(format.sampleRate)
-            control.update { s in
-                if s.serial == serial, !s.prerolling, !s.clock.isPaused { s.clock.set(position: firstMedia, at: anchorHost) }
+        var anchored = false
+        // The buffer may span a clock switch (pause, play or rate change at an instant): each
+        // segment is rendered under the clock in force for it, so the switch lands on its sample.
+        while written < count {
+            let segmentStart = heardAt + Double(written) / rate
+            let segment = clock.segment(at: segmentStart)
+            var limit = count
+            if let next = clock.next, next.anchorHost > segmentStart {
+                limit = min(count, written + max(1, Int(((next.anchorHost - segmentStart) * rate).rounded())))
+            }
+            if prerolling || segment.isPaused {
+                silence(buffer, written..<limit)
+                written = limit
+                continue
+            }
+            // Silence until the segment's instant (a scheduled start), and across a gap before the
+            // next sample (audio that starts later than the clock waits for it).
+            var lead = max(0, segment.anchorHost - segmentStart)
+            if let next = nextMedia(serial: serial) {
+                let gap = (next - segment.position(at: segmentStart + lead)) / segment.rate
+                if gap > Self.gapTolerance { lead += gap }
+            }
+            let leadFrames = min(limit - written, Int((lead * rate).rounded()))
+            silence(buffer, written..<written + leadFrames)
+            written += leadFrames
+            let firstFrame = written
+            if let firstMedia = take(into: buffer, from: &written, upTo: limit, serial: serial), !anchored {
+                // What is heard at that instant is the clock.
+                let heardHost = heardAt + Double(firstFrame) / rate
+                control.update { s in
+                    if s.serial == serial, !s.prerolling, !s.clock.isPaused(at: heardHost) {
+                        s.clock.set(position: firstMedia, at: heardHost)
+                    }
+                }
+                anchored = true
+            }
+            if written < limit {
+                silence(buffer, written..<limit)
+                written = limit
+                checkEnd(serial: serial)
             }
         }
-        if written < count {
-            UnsafeMutableRawBufferPointer(rebasing: buffer[written * bytesPerFrame..<count * bytesPerFrame])
-                .initializeMemory(as: UInt8.self, repeating: silenceByte)
-            checkEnd(serial: serial)
-        }
         return count
+    }
+
+    private func silence(_ buffer: UnsafeMutableRawBufferPointer, _ frames: Range<Int>) {
+        guard !frames.isEmpty else { return }
+        let b = format.bytesPerFrame
+        UnsafeMutableRawBufferPointer(rebasing: buffer[frames.lowerBound * b..<frames.upperBound * b])
+            .initializeMemory(as: UInt8.self, repeating: 0)
     }
 
     /// A gap between the clock and the next sample smaller than this is played through

@@ -25,3 +25,11 @@ public struct AudioFrame: Sendable {
 public typealias PacketQueue = StreamQueue<Packet>
 public typealias VideoFrameQueue = StreamQueue<VideoFrame>
 public typealias AudioFrameQueue = StreamQueue<AudioFrame>
+
+extension Queued where Payload == AudioFrame {
+    /// Media position of an audio payload (nil for the end marker).
+    var payloadPosition: Double? {
+        if case .payload(let frame) = entry { return frame.position }
+        return nil
+    }
+}

@@ -95,6 +95,10 @@ final class Demuxer: Sendable {
     private func isFull() -> Bool {
         let fills = routes.map { $0.packets.fill }
         if fills.reduce(0, { $0 + $1.bytes }) > Self.maxQueuedBytes { return true }
-        return fills.allSatisfy { $0.count > Self.enoughPackets && $0.duration > Self.enoughSeconds }
+        let enough = { (fill: PacketQueue.Fill) in fill.count > Self.enoughPackets && fill.duration > Self.enoughSeconds }
+        // Paced playback drains every stream at the same media rate, so reading goes on until all
+        // have enough (none starves). Unpaced, audio decodes far faster than video: waiting for it
+        // to have enough would pile the video up to the byte cap, so any full stream pauses reading.
+        return control.fast ? fills.contains(where: enough) : fills.allSatisfy(enough)
     }
 }

@@ -24,7 +24,7 @@ final class VideoPresenter: Sendable {
         while !frames.isAborted {
             guard let head = frames.peek(timeout: Self.maxSleep) else { continue }
             let now = control.time.now()
-            let s = control.read { ($0.serial, $0.prerolling, $0.videoPrerolled, $0.clock, $0.pendingSteps, $0.stopPosition) }
+            let s = control.settled(at: now) { ($0.serial, $0.prerolling, $0.videoPrerolled, $0.clock, $0.pendingSteps, $0.stopPosition) }
             let (serial, prerolling, videoPrerolled, clock, steps, stop) = s
             guard head.serial == serial else { frames.pop(); continue }
             guard case .payload(let frame) = head.entry else {
@@ -51,7 +51,7 @@ final class VideoPresenter: Sendable {
                 present(frame, at: now, serial: serial)
                 continue
             }
-            if clock.isPaused {
+            if clock.isPaused(at: now) {
                 if steps > 0 {
                     // The clock moves first, so whoever sees the picture sees the position with it.
                     control.update { st in
@@ -67,7 +67,7 @@ final class VideoPresenter: Sendable {
             }
             let master = clock.position(at: now)
             if frame.position > master + Self.dueTolerance {
-                let wait = (frame.position - master) / max(clock.rate, 0.01)
+                let wait = (frame.position - master) / max(clock.rate(at: now), 0.01)
                 Thread.sleep(forTimeInterval: min(wait, Self.maxSleep))
                 continue
             }

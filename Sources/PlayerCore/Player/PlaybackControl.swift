@@ -38,6 +38,22 @@ final class PlaybackControl: Sendable {
         var stopPosition: Double?
         var stats = PlaybackStats()
         var closed = false
+
+        /// Lets a pending clock segment take over once its instant has come.
+        mutating func settle(at now: Double) {
+            let before = clock
+            clock.settle(at: now)
+            if clock != before { rate = clock.rate / (1 + correction) }
+        }
+
+        /// The tempo for audio at media position `media`: a pending rate change applies to the
+        /// sound from the position where it takes effect, so what is heard switches on the instant.
+        func tempo(forMedia media: Double) -> Double {
+            if let next = clock.next, !next.isPaused, !clock.isPaused, media >= next.anchorPosition - 1e-9 {
+                return next.rate / (1 + correction)
+            }
+            return rate
+        }
     }
 
     let hasVideo: Bool
@@ -62,6 +78,14 @@ final class PlaybackControl: Sendable {
     }
 
     func read<T>(_ body: (borrowing State) -> T) -> T { state.withLock { body($0) } }
+
+    /// The state after settling any pending clock segment due by `now`.
+    func settled<T>(at now: Double, _ body: (borrowing State) -> T) -> T {
+        state.withLock { s in
+            s.settle(at: now)
+            return body(s)
+        }
+    }
 
     @discardableResult
     func update<T>(_ body: (inout State) -> T) -> T { state.withLock { body(&$0) } }

@@ -149,6 +149,7 @@ public final class Player: Sendable {
     public func play() {
         let now = control.time.now()
         control.update { s in
+            s.settle(at: now)
             s.wantsPlaying = true
             if !s.prerolling, s.clock.isPaused { s.clock.resume(at: now) }
         }
@@ -169,9 +170,34 @@ public final class Player: Sendable {
         hub.emit(.stateChanged(.playing))
     }
 
+    /// Switches to `clock` at its anchor instant without seeking: until then the current clock runs
+    /// on. "Pause at T", "play from P at T" and "change rate at T" are all this, and land on T exactly
+    /// (the audio stage switches within its buffer, to the sample). A clock whose instant has passed
+    /// applies at once, where it would be by now.
+    public func switchClock(to clock: MediaClock) {
+        let now = control.time.now()
+        control.update { s in
+            s.wantsPlaying = !clock.isPaused
+            s.scheduledStart = nil
+            var target = clock
+            target.rate = clock.rate * (1 + s.correction)
+            if s.prerolling {
+                s.rate = clock.rate
+                s.prerollPosition = clock.isPaused ? clock.anchorPosition : s.prerollPosition
+                if !clock.isPaused { s.scheduledStart = clock.anchorHost }
+                return
+            }
+            s.settle(at: now)
+            s.clock.next = target
+            s.settle(at: now)
+        }
+        hub.emit(.stateChanged(clock.isPaused ? .paused : .playing))
+    }
+
     public func pause() {
         let now = control.time.now()
         control.update { s in
+            s.settle(at: now)
             s.wantsPlaying = false
             s.scheduledStart = nil
             s.clock.pause(at: now)
@@ -204,6 +230,7 @@ public final class Player: Sendable {
         let r = min(max(rate, Self.rateRange.lowerBound), Self.rateRange.upperBound)
         let now = control.time.now()
         control.update { s in
+            s.settle(at: now)
             s.rate = r
             s.clock.setRate(r * (1 + s.correction), at: now)
         }
@@ -214,6 +241,11 @@ public final class Player: Sendable {
         let c = min(max(fraction, -Self.maxCorrection), Self.maxCorrection)
         let now = control.time.now()
         control.update { s in
+            s.settle(at: now)
+            if var next = s.clock.next, !next.isPaused {
+                next.rate = next.rate / (1 + s.correction) * (1 + c)
+                s.clock.next = next
+            }
             s.correction = c
             s.clock.setRate(s.rate * (1 + c), at: now)
         }

@@ -1,0 +1,282 @@
+import PlayerCore
+
+/// A party member (host or participant) as a pure state machine: it keeps the clock sync, follows
+/// the timeline epoch by epoch, and reconciles its player, driven by messages, ticks and what the
+/// player reports, all on the member's own clock (`now`). The driver turns its actions into
+/// messages and player calls — over real sockets or simulated links alike.
+public struct ParticipantCore: Sendable {
+    public enum Action: Sendable, Equatable {
+        case send(PartyMessage)
+        /// Accurate seek to `position` of `item`, prerolled to land at local host time `at`.
+        /// `catchUp`: a join or re-seek landing when it can, not a command's shared instant.
+        case seek(item: Int, position: Double, at: Double, playing: Bool, rate: Double, epoch: Int, catchUp: Bool)
+        /// Switch the player's clock at its anchor instant (local host time), without seeking.
+        case switchClock(MediaClock, epoch: Int)
+        case setCorrection(Double)
+        case notice(PartyNotice)
+        case disconnect(reason: String)
+    }
+
+    /// What the player tells the controller at each tick.
+    public struct PlayerSnapshot: Sendable {
+        public var position: Double
+        public var prerolling: Bool
+        public init(position: Double, prerolling: Bool) { self.position = position; self.prerolling = prerolling }
+    }
+
+    /// How often the player is checked against the timeline.
+    public static let checkInterval = 0.1
+    public static let statusInterval = 1.0
+    /// A first seek (join) or re-seek lands this far ahead, to preroll.
+    public static let seekLead = 0.3
+    /// A paused player further than this from the paused position is re-seeked (half a frame at 25 fps).
+    public static let pausedTolerance = 0.02
+    /// Corrections closer than this to the one in force are not re-sent to the player.
+    public static let correctionStep = 1e-5
+
+    public let hello: Hello
+    public private(set) var clockSync = ClockSync()
+    public private(set) var controller: SyncController
+    public private(set) var me: ParticipantInfo?
+    public private(set) var token: String?
+    public private(set) var config: PartyConfig?
+    public private(set) var timeline: Timeline?
+    public private(set) var participants: [ParticipantInfo] = []
+    /// The epoch the player follows, and whether its seek is still prerolling.
+    public private(set) var appliedEpoch = 0
+    private var awaitingSeek: (epoch: Int, at: Double)?
+    /// The player holds a seek's picture until this local instant: nothing to reconcile before it.
+    private var holdUntil = -Double.infinity
+    private var everSynced = false
+    private var reportedStall = false
+    private var correction = 0.0
+    public private(set) var lastError: Double?
+    private var pings: [Int: Double] = [:]
+    private var nextPingID = 1
+    private var nextPing = -Double.infinity
+    private var nextCheck = -Double.infinity
+    private var nextStatus = -Double.infinity
+    private var nextCommandID = 1
+    public private(set) var ended = false
+
+    public init(hello: Hello, tuning: SyncController.Tuning = .init()) {
+        self.hello = hello
+        controller = SyncController(tuning: tuning)
+    }
+
+    public var isJoined: Bool { me != nil && !ended }
+    public var isSynced: Bool { everSynced && awaitingSeek == nil }
+
+    public func partyTime(local: Double) -> Double? { clockSync.party(fromLocal: local) }
+
+    // MARK: Inputs
+
+    public mutating func start(now: Double) -> [Action] {
+        [.send(.hello(hello))]
+    }
+
+    public mutating func receive(_ message: PartyMessage, now: Double) -> [Action] {
+        switch message {
+        case .welcome(let welcome):
+            me = welcome.you
+            token = welcome.token
+            config = welcome.config
+            participants = welcome.participants
+            timeline = welcome.timeline
+            nextPing = now
+            var out: [Action] = [.notice(.joined(welcome))]
+            out += welcome.chat.map { .notice(.chat($0)) }
+            return out + ping(now: now)
+        case .timePong(let pong):
+            guard let t0 = pings.removeValue(forKey: pong.id), t0 == pong.t0 else { return [] }
+            clockSync.add(ClockSync.Sample(t0: t0, t1: pong.t1, t2: pong.t2, t3: now))
+            return applyTimeline(now: now)
+        case .timeline(let next):
+            guard next.epoch > (timeline?.epoch ?? 0) else { return [] }  // stale epoch: ignore
+            timeline = next
+            var out: [Action] = []
+            if let reason = next.reason { out.append(.notice(.timeline(next, reason: reason))) }
+            return out + applyTimeline(now: now)
+        case .joined(let info):
+            participants.removeAll { $0.id == info.id }
+            participants.append(info)
+            return [.notice(.participantJoined(info))]
+        case .left(let left):
+            participants.removeAll { $0.id == left.participant.id }
+            return [.notice(.participantLeft(left.participant, reason: left.reason))]
+        case .participants(let list):
+            participants = list.participants
+            return [.notice(.participantList(list.participants))]
+        case .hostChanged(let info):
+            participants = participants.map { $0.id == info.id ? info : ($0.role == .host ? demoted($0) : $0) }
+            if info.id == me?.id { me = info }
+            return [.notice(.hostChanged(info))]
+        case .chatMessage(let line):
+            return [.notice(.chat(line))]
+        case .refused(let refused):
+            return [.notice(.refused(refused.reason))]
+        case .error(let error):
+            ended = true
+            return [.notice(.error(error)), .disconnect(reason: error.message)]
+        case .partyEnded(let end):
+            ended = true
+            return [.notice(.partyEnded(end.reason)), .disconnect(reason: "party ended: \(end.reason)")]
+        default:
+            return []
+        }
+    }
+
+    /// The player finished prerolling the seek it was given for `epoch`.
+    public mutating func seekCompleted(epoch: Int, now: Double) -> [Action] {
+        guard awaitingSeek?.epoch == epoch else { return [] }
+        awaitingSeek = nil
+        everSynced = true
+        controller.noteSeek(at: now)
+        if reportedStall {
+            reportedStall = false
+            return [statusMessage(.ready)]
+        }
+        return []
+    }
+
+    public mutating func tick(now: Double, player: PlayerSnapshot?) -> [Action] {
+        guard isJoined else { return [] }
+        var out: [Action] = []
+        if now >= nextPing { out += ping(now: now) }
+        if now >= nextCheck {
+            nextCheck = now + Self.checkInterval
+            out += reconcile(now: now, player: player)
+        }
+        if let waiting = awaitingSeek, everSynced, !reportedStall, now > waiting.at {
+            // The instant passed and the seek is not ready: the group should know.
+            reportedStall = true
+            out.append(statusMessage(.stalled))
+        }
+        if now >= nextStatus {
+            nextStatus = now + Self.statusInterval
+            out.append(statusMessage(awaitingSeek == nil && everSynced ? .ready : (reportedStall ? .stalled : .syncing)))
+        }
+        return out
+    }
+
+    /// When the driver should call `tick` next.
+    public func nextWake(after now: Double) -> Double {
+        guard isJoined else { return now + 1 }
+        return min(nextPing, nextCheck, nextStatus)
+    }
+
+    /// A control request (the server decides whether and when).
+    public mutating func request(_ action: Command.Action, value: Double? = nil) -> Action {
+        defer { nextCommandID += 1 }
+        return .send(.command(Command(id: nextCommandID, action: action, value: value)))
+    }
+
+    public func statusMessage(_ state: Status.State) -> Action {
+        .send(.status(Status(epoch: appliedEpoch, state: state, skewMs: lastError.map { $0 * 1000 },
+                             rttMs: clockSync.estimate.map { $0.minDelay * 1000 },
+                             offsetUncertaintyMs: clockSync.estimate.map { $0.uncertainty * 1000 })))
+    }
+
+    // MARK: Following the timeline
+
+    private mutating func ping(now: Double) -> [Action] {
+        if pings.count > 16 { pings.removeAll() }  // answers lost to a reconnect: start afresh
+        let id = nextPingID
+        nextPingID += 1
+        pings[id] = now
+        nextPing = now + clockSync.nextInterval
+        return [.send(.timePing(TimePing(id: id, t0: now)))]
+    }
+
+    /// Brings the player onto the current epoch once the clock is known.
+    private mutating func applyTimeline(now: Double) -> [Action] {
+        guard let timeline, let sync = clockSync.estimate, !clockSync.isBursting, timeline.epoch > appliedEpoch else { return [] }
+        let firstTime = appliedEpoch == 0
+        appliedEpoch = timeline.epoch
+        let instant = sync.local(fromParty: timeline.partyTime)
+        if firstTime || timeline.jump {
+            var at = instant
+            var position = timeline.position
+            if at < now + Self.seekLead * 0.5 {
+                // Too late to preroll for that instant: land a little ahead instead, where the timeline will be.
+                at = now + Self.seekLead
+                position = timeline.position(at: sync.party(fromLocal: at))
+            }
+            awaitingSeek = (timeline.epoch, at)
+            holdUntil = at
+            controller.noteSeek(at: now)
+            return [.seek(item: timeline.item, position: max(0, position), at: at, playing: timeline.playing,
+                          rate: timeline.rate, epoch: timeline.epoch, catchUp: firstTime)]
+        }
+        return [.switchClock(MediaClock(position: timeline.position, host: instant, rate: timeline.rate,
+                                        paused: !timeline.playing), epoch: timeline.epoch)]
+    }
+
+    private mutating func reconcile(now: Double, player: PlayerSnapshot?) -> [Action] {
+        guard let timeline, let sync = clockSync.estimate, let player, !player.prerolling,
+              awaitingSeek == nil, appliedEpoch == timeline.epoch, now >= holdUntil else { return [] }
+        let partyNow = sync.party(fromLocal: now)
+        let expected = timeline.position(at: partyNow)
+        let error = player.position - expected
+        lastError = error
+        if !timeline.playing {
+            // Paused: the picture must be the paused one.
+            guard partyNow >= timeline.partyTime, abs(error) > Self.pausedTolerance else { return [] }
+            return reseek(timeline, sync: sync, now: now)
+        }
+        guard partyNow >= timeline.partyTime else { return [] }  // the epoch's instant is still ahead
+        switch controller.update(error: error, drift: sync.drift, rate: timeline.rate, now: now) {
+        case .reseek:
+            return reseek(timeline, sync: sync, now: now)
+        case .correct(let c):
+            guard abs(c - correction) >= Self.correctionStep else { return [] }
+            correction = c
+            return [.setCorrection(c)]
+        }
+    }
+
+    private mutating func reseek(_ timeline: Timeline, sync: ClockSync.Estimate, now: Double) -> [Action] {
+        let at = now + Self.seekLead
+        awaitingSeek = (timeline.epoch, at)
+        holdUntil = at
+        controller.noteSeek(at: now)
+        return [.seek(item: timeline.item, position: max(0, timeline.position(at: sync.party(fromLocal: at))), at: at,
+                      playing: timeline.playing, rate: timeline.rate, epoch: timeline.epoch, catchUp: true)]
+    }
+
+    private func demoted(_ info: ParticipantInfo) -> ParticipantInfo {
+        var d = info
+        d.role = .participant
+        return d
+    }
+}
+
+/// What a member is told, for its status line or window: joins, leaves, chat, refusals…
+public enum PartyNotice: Sendable, Equatable {
+    case joined(Welcome)
+    case participantJoined(ParticipantInfo)
+    case participantLeft(ParticipantInfo, reason: String)
+    case participantList([ParticipantInfo])
+    case hostChanged(ParticipantInfo)
+    case timeline(Timeline, reason: String)
+    case chat(ChatMessage)
+    case refused(String)
+    case error(ErrorMessage)
+    case partyEnded(String)
+
+    /// One line for people ("Alice joined the party").
+    public var text: String {
+        switch self {
+        case .joined(let w): "joined party \(w.party) as \(w.you.name) (\(w.participants.count) here)"
+        case .participantJoined(let p): "\(p.name) joined the party"
+        case .participantLeft(let p, let reason): "\(p.name) left (\(reason))"
+        case .participantList(let list): "here: " + list.map { "\($0.name)\($0.role == .host ? " (host)" : "")" }.joined(separator: ", ")
+        case .hostChanged(let p): "\(p.name) is the host now"
+        case .timeline(_, let reason): reason
+        case .chat(let line): "<\(line.from)> \(line.text)"
+        case .refused(let reason): "refused: \(reason)"
+        case .error(let e): "error: \(e.message)"
+        case .partyEnded(let reason): "party ended: \(reason)"
+        }
+    }
+}

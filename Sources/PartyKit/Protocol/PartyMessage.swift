@@ -1,0 +1,205 @@
+/// Everything said between a party server and its clients, one JSON object per WebSocket text
+/// frame: `{"type": "...", ...fields}`. See docs/protocol.md. Unknown fields are ignored.
+public enum PartyMessage: Sendable, Equatable {
+    // client → server
+    case hello(Hello)
+    case timePing(TimePing)
+    case command(Command)
+    case status(Status)
+    case chat(ChatText)
+    case listParticipants
+    case bye
+    // server → client
+    case welcome(Welcome)
+    case timePong(TimePong)
+    case timeline(Timeline)
+    case joined(ParticipantInfo)
+    case left(Left)
+    case participants(ParticipantList)
+    case chatMessage(ChatMessage)
+    case refused(Refused)
+    case error(ErrorMessage)
+    case partyEnded(PartyEnded)
+    case hostChanged(ParticipantInfo)
+
+    /// The wire name of the message's type.
+    public var type: String {
+        switch self {
+        case .hello: "hello"
+        case .timePing: "timePing"
+        case .command: "command"
+        case .status: "status"
+        case .chat: "chat"
+        case .listParticipants: "listParticipants"
+        case .bye: "bye"
+        case .welcome: "welcome"
+        case .timePong: "timePong"
+        case .timeline: "timeline"
+        case .joined: "joined"
+        case .left: "left"
+        case .participants: "participants"
+        case .chatMessage: "chatMessage"
+        case .refused: "refused"
+        case .error: "error"
+        case .partyEnded: "partyEnded"
+        case .hostChanged: "hostChanged"
+        }
+    }
+}
+
+public enum Role: String, Sendable, Codable { case host, participant }
+
+/// Who may play, pause, seek, change rate or story.
+public enum ControlPolicy: String, Sendable, Codable { case host, everyone }
+
+/// How a new party is set up (sent by the host in its hello when creating one).
+public struct PartyConfig: Sendable, Codable, Equatable {
+    /// Media items by name (each client plays its own copy of the file of that name).
+    public var items: [String]
+    public var control: ControlPolicy
+    /// When the host leaves, the longest-present participant becomes host instead of the party ending.
+    public var handoff: Bool
+    /// How long a dropped connection keeps its seat (seconds).
+    public var graceSeconds: Double
+    /// How long the group waits for a stalled participant (seconds).
+    public var stallWaitSeconds: Double
+
+    public init(items: [String], control: ControlPolicy = .host, handoff: Bool = false,
+                graceSeconds: Double = 30, stallWaitSeconds: Double = 3) {
+        self.items = items
+        self.control = control
+        self.handoff = handoff
+        self.graceSeconds = graceSeconds
+        self.stallWaitSeconds = stallWaitSeconds
+    }
+}
+
+public struct Hello: Sendable, Codable, Equatable {
+    public var version: Int
+    public var party: String
+    public var key: String
+    public var name: String
+    /// Present when the sender is creating the party as its host.
+    public var create: PartyConfig?
+    /// A seat token from an earlier welcome: resumes that seat after a dropped connection.
+    public var resume: String?
+
+    public init(version: Int = PartyProtocol.version, party: String, key: String, name: String,
+                create: PartyConfig? = nil, resume: String? = nil) {
+        self.version = version
+        self.party = party
+        self.key = key
+        self.name = name
+        self.create = create
+        self.resume = resume
+    }
+}
+
+public struct ParticipantInfo: Sendable, Codable, Equatable {
+    public var id: String
+    public var name: String
+    public var role: Role
+    /// Party-clock time at which they joined (for handoff: the longest present becomes host).
+    public var joinedAt: Double
+    public init(id: String, name: String, role: Role, joinedAt: Double) {
+        self.id = id
+        self.name = name
+        self.role = role
+        self.joinedAt = joinedAt
+    }
+}
+
+public struct Welcome: Sendable, Codable, Equatable {
+    public var version: Int
+    public var party: String
+    public var you: ParticipantInfo
+    /// Give it back in `hello.resume` to take the same seat after a reconnect.
+    public var token: String
+    public var config: PartyConfig
+    public var participants: [ParticipantInfo]
+    public var timeline: Timeline
+    public var chat: [ChatMessage]
+    /// The server's clock when it sent this (a first, rough clock offset before the ping burst).
+    public var serverTime: Double
+}
+
+/// NTP-style exchange: the client stamps t0 (its clock) on sending; the server answers with
+/// t1 (receipt) and t2 (reply), both on the party clock; the client stamps t3 on receipt.
+public struct TimePing: Sendable, Codable, Equatable {
+    public var id: Int
+    public var t0: Double
+    public init(id: Int, t0: Double) { self.id = id; self.t0 = t0 }
+}
+
+public struct TimePong: Sendable, Codable, Equatable {
+    public var id: Int
+    public var t0: Double
+    public var t1: Double
+    public var t2: Double
+    public init(id: Int, t0: Double, t1: Double, t2: Double) { self.id = id; self.t0 = t0; self.t1 = t1; self.t2 = t2 }
+}
+
+/// What a client asks the party to do. The server decides when (and whether) it happens.
+public struct Command: Sendable, Codable, Equatable {
+    public enum Action: String, Sendable, Codable { case play, pause, seek, rate, item }
+    public var id: Int
+    public var action: Action
+    /// Seek target (seconds), rate, or item index, by action.
+    public var value: Double?
+    public init(id: Int, action: Action, value: Double? = nil) { self.id = id; self.action = action; self.value = value }
+}
+
+/// A client's state, sent every second and whenever it changes.
+public struct Status: Sendable, Codable, Equatable {
+    public enum State: String, Sendable, Codable { case syncing, ready, stalled }
+    public var epoch: Int
+    public var state: State
+    /// Own measured skew against the timeline (ms), and clock-sync figures, for display and tuning.
+    public var skewMs: Double?
+    public var rttMs: Double?
+    public var offsetUncertaintyMs: Double?
+    public init(epoch: Int, state: State, skewMs: Double? = nil, rttMs: Double? = nil, offsetUncertaintyMs: Double? = nil) {
+        self.epoch = epoch
+        self.state = state
+        self.skewMs = skewMs
+        self.rttMs = rttMs
+        self.offsetUncertaintyMs = offsetUncertaintyMs
+    }
+}
+
+public struct ChatText: Sendable, Codable, Equatable {
+    public var text: String
+    public init(text: String) { self.text = text }
+}
+
+public struct ChatMessage: Sendable, Codable, Equatable {
+    public var from: String
+    public var text: String
+    public var time: Double
+}
+
+public struct Left: Sendable, Codable, Equatable {
+    public var participant: ParticipantInfo
+    public var reason: String
+}
+
+public struct ParticipantList: Sendable, Codable, Equatable {
+    public var participants: [ParticipantInfo]
+}
+
+public struct Refused: Sendable, Codable, Equatable {
+    public var id: Int
+    public var reason: String
+}
+
+public struct ErrorMessage: Sendable, Codable, Equatable {
+    public enum Code: String, Sendable, Codable {
+        case versionMismatch, wrongKey, unknownParty, partyExists, badMessage, tooBig, notHello, flood, serverShutdown
+    }
+    public var code: Code
+    public var message: String
+}
+
+public struct PartyEnded: Sendable, Codable, Equatable {
+    public var reason: String
+}

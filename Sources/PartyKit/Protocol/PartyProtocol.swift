@@ -1,0 +1,120 @@
+import Foundation
+
+/// Wire format: one JSON object per WebSocket text frame, `{"type": NAME, …fields}`.
+public enum PartyProtocol {
+    /// Bumped on any incompatible change; a hello with another version is refused with a clear error.
+    public static let version = 1
+    /// Largest message accepted (bytes of JSON). A welcome with 50 chat lines and a long participant
+    /// list stays far below it; anything larger is an attack or a bug.
+    public static let maxMessageBytes = 64 * 1024
+    /// Longest chat text kept (characters); longer text is cut.
+    public static let maxChatLength = 2000
+    public static let maxNameLength = 64
+
+    public enum DecodeError: Error, Equatable, CustomStringConvertible {
+        case tooBig(Int)
+        case notJSON
+        case missingType
+        case unknownType(String)
+        case badFields(type: String, detail: String)
+
+        public var description: String {
+            switch self {
+            case .tooBig(let n): "message too big (\(n) bytes > \(PartyProtocol.maxMessageBytes))"
+            case .notJSON: "not a JSON object"
+            case .missingType: "message has no \"type\""
+            case .unknownType(let t): "unknown message type \"\(t.prefix(40))\""
+            case .badFields(let t, let d): "bad \(t) message: \(d)"
+            }
+        }
+    }
+
+    public static func encode(_ message: PartyMessage) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        // Encoding these plain value types cannot fail.
+        let data = try! encoder.encode(Envelope(message))
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    public static func decode(_ text: String) throws(DecodeError) -> PartyMessage {
+        let bytes = text.utf8.count
+        if bytes > maxMessageBytes { throw .tooBig(bytes) }
+        let data = Data(text.utf8)
+        guard let object = try? JSONSerialization.jsonObject(with: data), let dict = object as? [String: Any] else {
+            throw .notJSON
+        }
+        guard let type = dict["type"] as? String else { throw .missingType }
+        do {
+            return try JSONDecoder().decode(Envelope.self, from: data).message
+        } catch let error as DecodeError {
+            throw error
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw .badFields(type: type, detail: "missing \"\(key.stringValue)\"")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw .badFields(type: type, detail: "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
+        } catch let DecodingError.valueNotFound(_, context) {
+            throw .badFields(type: type, detail: "null at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw .badFields(type: type, detail: context.debugDescription)
+        } catch {
+            throw .badFields(type: type, detail: "\(error)")
+        }
+    }
+}
+
+/// The `{"type": …, fields…}` shape: the payload's fields sit beside the type.
+struct Envelope: Codable {
+    let message: PartyMessage
+    init(_ message: PartyMessage) { self.message = message }
+
+    private enum Key: String, CodingKey { case type }
+
+    init(from decoder: any Decoder) throws {
+        let type = try decoder.container(keyedBy: Key.self).decode(String.self, forKey: .type)
+        switch type {
+        case "hello": message = .hello(try Hello(from: decoder))
+        case "timePing": message = .timePing(try TimePing(from: decoder))
+        case "command": message = .command(try Command(from: decoder))
+        case "status": message = .status(try Status(from: decoder))
+        case "chat": message = .chat(try ChatText(from: decoder))
+        case "listParticipants": message = .listParticipants
+        case "bye": message = .bye
+        case "welcome": message = .welcome(try Welcome(from: decoder))
+        case "timePong": message = .timePong(try TimePong(from: decoder))
+        case "timeline": message = .timeline(try Timeline(from: decoder))
+        case "joined": message = .joined(try ParticipantInfo(from: decoder))
+        case "left": message = .left(try Left(from: decoder))
+        case "participants": message = .participants(try ParticipantList(from: decoder))
+        case "chatMessage": message = .chatMessage(try ChatMessage(from: decoder))
+        case "refused": message = .refused(try Refused(from: decoder))
+        case "error": message = .error(try ErrorMessage(from: decoder))
+        case "partyEnded": message = .partyEnded(try PartyEnded(from: decoder))
+        case "hostChanged": message = .hostChanged(try ParticipantInfo(from: decoder))
+        default: throw PartyProtocol.DecodeError.unknownType(type)
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(message.type, forKey: .type)
+        switch message {
+        case .hello(let m): try m.encode(to: encoder)
+        case .timePing(let m): try m.encode(to: encoder)
+        case .command(let m): try m.encode(to: encoder)
+        case .status(let m): try m.encode(to: encoder)
+        case .chat(let m): try m.encode(to: encoder)
+        case .listParticipants, .bye: break
+        case .welcome(let m): try m.encode(to: encoder)
+        case .timePong(let m): try m.encode(to: encoder)
+        case .timeline(let m): try m.encode(to: encoder)
+        case .joined(let m), .hostChanged(let m): try m.encode(to: encoder)
+        case .left(let m): try m.encode(to: encoder)
+        case .participants(let m): try m.encode(to: encoder)
+        case .chatMessage(let m): try m.encode(to: encoder)
+        case .refused(let m): try m.encode(to: encoder)
+        case .error(let m): try m.encode(to: encoder)
+        case .partyEnded(let m): try m.encode(to: encoder)
+        }
+    }
+}

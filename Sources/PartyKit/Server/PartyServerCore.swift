@@ -1,0 +1,312 @@
+import DequeModule
+
+/// The party server as a pure state machine: connection events and messages in, messages and
+/// closes out, with the caller's clock (the party clock) passed in. Many parties at once.
+/// The socket edge (PartyNet) and the simulation both drive it.
+public struct PartyServerCore: Sendable {
+    public enum Output: Sendable, Equatable {
+        case send(connection: Int, PartyMessage)
+        case close(connection: Int, reason: String)
+        case log(String)
+    }
+
+    /// A connection must say hello within this many seconds.
+    public static let helloTimeout = 10.0
+    /// More messages than this in one second from one connection is a flood: it is dropped.
+    public static let floodLimit = 200
+    public static let chatHistory = 50
+    /// Bounds on how far ahead commands are scheduled (seconds).
+    public static let minLead = 0.1
+    public static let maxLead = 1.5
+    /// Added to the worst round trip: time to act on a play/pause/rate, and to preroll a seek.
+    public static let commandMargin = 0.06
+    public static let seekPrerollMargin = 0.25
+
+    struct Connection: Sendable {
+        var openedAt: Double
+        var party: String?
+        var seat: String?
+        var windowStart: Double
+        var windowCount = 0
+    }
+
+    private var connections: [Int: Connection] = [:]
+    private(set) var parties: [String: PartyState] = [:]
+    private var tokenCounter: UInt64
+
+    /// `seed` makes seat tokens reproducible in tests and simulations.
+    public init(seed: UInt64 = 0x5EED) { tokenCounter = seed }
+
+    public var partyCount: Int { parties.count }
+    public func timeline(of party: String) -> Timeline? { parties[party]?.timeline }
+    public func participants(of party: String) -> [ParticipantInfo] { parties[party]?.participants ?? [] }
+
+    // MARK: Events
+
+    public mutating func connected(_ id: Int, now: Double) -> [Output] {
+        connections[id] = Connection(openedAt: now, windowStart: now)
+        return []
+    }
+
+    public mutating func disconnected(_ id: Int, now: Double) -> [Output] {
+        guard let conn = connections.removeValue(forKey: id) else { return [] }
+        guard let partyID = conn.party, let seatID = conn.seat, var party = parties[partyID],
+              party.seats[seatID]?.connection == id else { return [] }
+        party.seats[seatID]?.connection = nil
+        party.seats[seatID]?.disconnectedAt = now
+        parties[partyID] = party
+        return [.log("\(partyID): \(party.seats[seatID]!.info.name) lost connection; seat kept \(Int(party.config.graceSeconds)) s")]
+    }
+
+    public mutating func received(_ id: Int, text: String, now: Double) -> [Output] {
+        guard var conn = connections[id] else { return [] }
+        if now - conn.windowStart >= 1 {
+            conn.windowStart = now
+            conn.windowCount = 0
+        }
+        conn.windowCount += 1
+        connections[id] = conn
+        if conn.windowCount > Self.floodLimit {
+            return drop(id, code: .flood, "more than \(Self.floodLimit) messages a second", now: now)
+        }
+        let message: PartyMessage
+        do {
+            message = try PartyProtocol.decode(text)
+        } catch {
+            return drop(id, code: error == .tooBig(text.utf8.count) ? .tooBig : .badMessage, error.description, now: now)
+        }
+        guard let partyID = conn.party, let seatID = conn.seat else {
+            guard case .hello(let hello) = message else {
+                return drop(id, code: .notHello, "\"\(message.type)\" before hello", now: now)
+            }
+            return handleHello(hello, from: id, now: now)
+        }
+        return handle(message, party: partyID, seat: seatID, connection: id, now: now)
+    }
+
+    /// Hello deadlines, seats whose grace ran out, and groups that waited long enough for a stalled member.
+    public mutating func tick(now: Double) -> [Output] {
+        var out: [Output] = []
+        for (id, conn) in connections where conn.party == nil && now - conn.openedAt > Self.helloTimeout {
+            out += drop(id, code: .notHello, "no hello within \(Int(Self.helloTimeout)) s", now: now)
+        }
+        for partyID in Array(parties.keys) {
+            guard let party = parties[partyID] else { continue }
+            for seat in party.seats.values {
+                if let since = seat.disconnectedAt, now - since >= party.config.graceSeconds {
+                    out += removeSeat(seat.info.id, party: partyID, reason: "connection lost", now: now)
+                }
+            }
+            if let deadline = parties[partyID]?.waitDeadline, now >= deadline {
+                out += resumeAfterWait(partyID, now: now, reason: "went on without the stalled participant")
+            }
+        }
+        return out
+    }
+
+    /// When `tick` next has something to do, at the latest.
+    public func nextDeadline(after now: Double) -> Double { now + 0.25 }
+
+    // MARK: Hello
+
+    private mutating func handleHello(_ hello: Hello, from id: Int, now: Double) -> [Output] {
+        guard hello.version == PartyProtocol.version else {
+            return drop(id, code: .versionMismatch,
+                        "version mismatch: this server speaks protocol \(PartyProtocol.version), the client \(hello.version)", now: now)
+        }
+        let name = String(hello.name.prefix(PartyProtocol.maxNameLength))
+        if let config = hello.create, parties[hello.party] == nil {
+            guard !config.items.isEmpty else { return drop(id, code: .badMessage, "a party needs at least one media item", now: now) }
+            var party = PartyState(id: hello.party, key: hello.key, config: config,
+                                   timeline: Timeline(epoch: 1, item: 0, position: 0, partyTime: now, playing: false))
+            party.timeline.reason = "\(name) created the party"
+            parties[hello.party] = party
+        }
+        guard var party = parties[hello.party] else {
+            return drop(id, code: .unknownParty, "no party \"\(hello.party)\" on this server", now: now)
+        }
+        guard party.key == hello.key else { return drop(id, code: .wrongKey, "wrong key for party \"\(hello.party)\"", now: now) }
+        var out: [Output] = []
+        let seatID: String
+        if let token = hello.resume, let seat = party.seats.values.first(where: { $0.token == token }) {
+            seatID = seat.info.id
+            if let old = seat.connection, old != id {
+                connections[old]?.party = nil
+                out.append(.close(connection: old, reason: "replaced by a new connection"))
+            }
+            party.seats[seatID]?.connection = id
+            party.seats[seatID]?.disconnectedAt = nil
+            out.append(.log("\(party.id): \(seat.info.name) reconnected"))
+        } else {
+            if hello.create != nil, party.hostID != nil, party.seats[party.hostID!]?.connection != nil {
+                return drop(id, code: .partyExists, "party \"\(hello.party)\" already has a host", now: now)
+            }
+            let role: Role = hello.create != nil && party.hostID == nil ? .host : .participant
+            seatID = "p\(party.nextSeat)"
+            party.nextSeat += 1
+            tokenCounter = tokenCounter &* 6364136223846793005 &+ 1442695040888963407
+            let info = ParticipantInfo(id: seatID, name: name.isEmpty ? seatID : name, role: role, joinedAt: now)
+            party.seats[seatID] = PartyState.Seat(info: info, token: String(tokenCounter, radix: 36), connection: id)
+            for other in party.connected where other.info.id != seatID {
+                out.append(.send(connection: other.connection!, .joined(info)))
+            }
+            out.append(.log("\(party.id): \(info.name) joined as \(role.rawValue)"))
+        }
+        connections[id]?.party = party.id
+        connections[id]?.seat = seatID
+        parties[party.id] = party
+        let seat = party.seats[seatID]!
+        out.append(.send(connection: id, .welcome(Welcome(
+            version: PartyProtocol.version, party: party.id, you: seat.info, token: seat.token, config: party.config,
+            participants: party.participants, timeline: party.timeline, chat: Array(party.chat), serverTime: now))))
+        return out
+    }
+
+    // MARK: Messages of joined clients
+
+    private mutating func handle(_ message: PartyMessage, party partyID: String, seat seatID: String,
+                                 connection id: Int, now: Double) -> [Output] {
+        guard var party = parties[partyID], let seat = party.seats[seatID] else { return [] }
+        switch message {
+        case .timePing(let ping):
+            return [.send(connection: id, .timePong(TimePong(id: ping.id, t0: ping.t0, t1: now, t2: now)))]
+        case .command(let command):
+            return self.command(command, party: partyID, seat: seat, connection: id, now: now)
+        case .status(let status):
+            party.seats[seatID]?.status = status.state
+            party.seats[seatID]?.statusEpoch = status.epoch
+            if let rtt = status.rttMs, rtt.isFinite, rtt >= 0 { party.seats[seatID]?.rtt = min(rtt / 1000, 5) }
+            parties[partyID] = party
+            return statusChanged(partyID, seat: seatID, now: now)
+        case .chat(let chat):
+            let text = String(chat.text.prefix(PartyProtocol.maxChatLength))
+            let line = ChatMessage(from: seat.info.name, text: text, time: now)
+            party.chat.append(line)
+            while party.chat.count > Self.chatHistory { party.chat.removeFirst() }
+            parties[partyID] = party
+            return broadcast(party, .chatMessage(line))
+        case .listParticipants:
+            return [.send(connection: id, .participants(ParticipantList(participants: party.participants)))]
+        case .bye:
+            connections[id]?.party = nil
+            return removeSeat(seatID, party: partyID, reason: "left the party", now: now)
+                + [.close(connection: id, reason: "said bye")]
+        case .hello:
+            return drop(id, code: .badMessage, "second hello", now: now)
+        default:
+            return drop(id, code: .badMessage, "\"\(message.type)\" is not a client message", now: now)
+        }
+    }
+
+    private mutating func command(_ command: Command, party partyID: String, seat: PartyState.Seat,
+                                  connection id: Int, now: Double) -> [Output] {
+        guard var party = parties[partyID] else { return [] }
+        if party.config.control == .host, seat.info.role != .host {
+            return [.send(connection: id, .refused(Refused(id: command.id,
+                reason: "only the host can \(command.action.rawValue) in this party (control: host)")))]
+        }
+        let current = party.timeline
+        let jump = command.action == .seek || command.action == .item
+        let at = now + party.lead(jump: jump)
+        var next = current.continued(at: at)
+        switch command.action {
+        case .play: next.playing = true
+        case .pause: next.playing = false
+        case .rate:
+            guard let v = command.value, v.isFinite else { return refuse(command, id, "rate needs a value") }
+            next.rate = min(max(v, 0.25), 4)
+        case .seek:
+            guard let v = command.value, v.isFinite, v >= 0 else { return refuse(command, id, "seek needs a position ≥ 0") }
+            next.position = v
+            next.jump = true
+        case .item:
+            guard let v = command.value, let index = Int(exactly: v), party.config.items.indices.contains(index) else {
+                return refuse(command, id, "no such item")
+            }
+            next.item = index
+            next.position = 0
+            next.jump = true
+        }
+        next.reason = "\(seat.info.name): \(command.action.rawValue)"
+        party.timeline = next
+        party.waitingFor = []
+        party.waitDeadline = nil
+        parties[partyID] = party
+        return broadcast(party, .timeline(next))
+    }
+
+    private func refuse(_ command: Command, _ id: Int, _ reason: String) -> [Output] {
+        [.send(connection: id, .refused(Refused(id: command.id, reason: reason)))]
+    }
+
+    /// A participant that missed a command's instant stalls: the group pauses for it, for a bounded time.
+    private mutating func statusChanged(_ partyID: String, seat seatID: String, now: Double) -> [Output] {
+        guard var party = parties[partyID], let seat = party.seats[seatID] else { return [] }
+        if seat.status == .stalled, party.timeline.playing, party.waitingFor.isEmpty {
+            var next = party.timeline.continued(at: now + party.lead(jump: false))
+            next.playing = false
+            next.reason = "waiting for \(seat.info.name)"
+            party.timeline = next
+            party.waitingFor = [seatID]
+            party.waitDeadline = now + party.config.stallWaitSeconds
+            parties[partyID] = party
+            return broadcast(party, .timeline(next))
+        }
+        if party.waitingFor.contains(seatID), seat.status == .ready, seat.statusEpoch >= party.timeline.epoch {
+            party.waitingFor.remove(seatID)
+            parties[partyID] = party
+            if party.waitingFor.isEmpty { return resumeAfterWait(partyID, now: now, reason: "\(seat.info.name) is ready") }
+        }
+        return []
+    }
+
+    private mutating func resumeAfterWait(_ partyID: String, now: Double, reason: String) -> [Output] {
+        guard var party = parties[partyID], party.waitDeadline != nil else { return [] }
+        var next = party.timeline.continued(at: now + party.lead(jump: false))
+        next.playing = true
+        next.reason = reason
+        party.timeline = next
+        party.waitingFor = []
+        party.waitDeadline = nil
+        parties[partyID] = party
+        return broadcast(party, .timeline(next))
+    }
+
+    // MARK: Leaving
+
+    private mutating func removeSeat(_ seatID: String, party partyID: String, reason: String, now: Double) -> [Output] {
+        guard var party = parties[partyID], let seat = party.seats.removeValue(forKey: seatID) else { return [] }
+        var out: [Output] = [.log("\(partyID): \(seat.info.name) \(reason)")]
+        out += broadcast(party, .left(Left(participant: seat.info, reason: reason)))
+        party.waitingFor.remove(seatID)
+        if seat.info.role == .host {
+            if party.config.handoff, var heir = party.connected.first {
+                heir.info.role = .host
+                party.seats[heir.info.id] = heir
+                parties[partyID] = party
+                out.append(.log("\(partyID): \(heir.info.name) is the host now"))
+                return out + broadcast(party, .hostChanged(heir.info))
+            }
+            parties[partyID] = nil
+            for other in party.connected {
+                out.append(.send(connection: other.connection!, .partyEnded(PartyEnded(reason: "the host \(seat.info.name) \(reason)"))))
+                out.append(.close(connection: other.connection!, reason: "party ended"))
+                connections[other.connection!]?.party = nil
+            }
+            return out + [.log("\(partyID): ended")]
+        }
+        parties[partyID] = party
+        return out
+    }
+
+    private func broadcast(_ party: PartyState, _ message: PartyMessage) -> [Output] {
+        party.connected.map { .send(connection: $0.connection!, message) }
+    }
+
+    /// Sends an error, closes the connection and logs why; every other connection goes on.
+    private mutating func drop(_ id: Int, code: ErrorMessage.Code, _ reason: String, now: Double) -> [Output] {
+        let out: [Output] = [.send(connection: id, .error(ErrorMessage(code: code, message: reason))),
+                             .close(connection: id, reason: reason), .log("dropped connection \(id): \(reason)")]
+        return out + disconnected(id, now: now)
+    }
+}

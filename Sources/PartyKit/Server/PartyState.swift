@@ -1,0 +1,37 @@
+import DequeModule
+
+/// One party as the server keeps it: its timeline, its seats and its chat.
+struct PartyState: Sendable {
+    struct Seat: Sendable {
+        var info: ParticipantInfo
+        var token: String
+        var connection: Int?
+        var disconnectedAt: Double?
+        var status: Status.State = .syncing
+        var statusEpoch = 0
+        var rtt: Double?
+    }
+
+    let id: String
+    let key: String
+    var config: PartyConfig
+    var timeline: Timeline
+    var seats: [String: Seat] = [:]
+    var chat = Deque<ChatMessage>()
+    var nextSeat = 1
+    /// Participants the group is paused for, and until when it waits.
+    var waitingFor: Set<String> = []
+    var waitDeadline: Double?
+
+    var hostID: String? { seats.values.first { $0.info.role == .host }?.info.id }
+    var connected: [Seat] { seats.values.filter { $0.connection != nil }.sorted { $0.info.joinedAt < $1.info.joinedAt } }
+    var participants: [ParticipantInfo] { seats.values.map(\.info).sorted { $0.joinedAt < $1.joinedAt } }
+
+    /// Seconds between deciding a command and its instant: every participant must hear of it first
+    /// (the slowest one-way latency, from reported round trips) and, for a jump, preroll the seek.
+    func lead(jump: Bool) -> Double {
+        let worstRTT = seats.values.compactMap(\.rtt).max() ?? 0.1
+        let margin = jump ? PartyServerCore.seekPrerollMargin : PartyServerCore.commandMargin
+        return min(max(worstRTT + margin, PartyServerCore.minLead), PartyServerCore.maxLead)
+    }
+}

@@ -1,0 +1,289 @@
+import DequeModule
+import Foundation
+import PlayerCore
+
+/// A party server, a host and N participants in one process over simulated links, with real players
+/// decoding a real file. Time is simulated (true time is known), so each member's skew against the
+/// reference timeline is measured exactly; the run need not take real time. Same seed, same result.
+public final class PartySimulation {
+    public struct Settings: Sendable {
+        public var file: String
+        public var participants: Int
+        public var latency: Double
+        public var jitter: Double
+        public var loss: Double
+        /// Clocks drift by up to ± this (ppm → fraction), drawn per member.
+        public var drift: Double
+        public var duration: Double
+        public var seed: UInt64
+        /// Skew is sampled this often (true seconds).
+        public var sampleInterval = 0.01
+        public init(file: String, participants: Int = 3, latency: Double = 0.05, jitter: Double = 0.02, loss: Double = 0.01,
+                    drift: Double = 200e-6, duration: Double = 30, seed: UInt64 = 1) {
+            self.file = file
+            self.participants = participants
+            self.latency = latency
+            self.jitter = jitter
+            self.loss = loss
+            self.drift = drift
+            self.duration = duration
+            self.seed = seed
+        }
+    }
+
+    final class Member {
+        let name: String
+        var core: ParticipantCore
+        let clock: SimulatedClock
+        var up: SimulatedLink
+        var down: SimulatedLink
+        let player: Player
+        let connection: Int
+        var joinedAt: Double?
+        var correction = 0.0
+        var maxCorrection = 0.0
+        var seeks = 0
+        var skews: [Double] = []
+        /// The true instant at which it applied each epoch.
+        var applied: [Int: Double] = [:]
+
+        init(name: String, core: ParticipantCore, clock: SimulatedClock, up: SimulatedLink, down: SimulatedLink,
+             player: Player, connection: Int) {
+            self.name = name
+            self.core = core
+            self.clock = clock
+            self.up = up
+            self.down = down
+            self.player = player
+            self.connection = connection
+        }
+    }
+
+    enum Event {
+        case toServer(member: Int, text: String)
+        case toMember(member: Int, text: String)
+        case wake(member: Int)
+        case start(member: Int)
+        case command(Command.Action, Double?)
+        case serverTick
+        case sample
+    }
+
+    public let settings: Settings
+    public private(set) var samples: [SkewSample] = []
+    public private(set) var log: [String] = []
+    private let world = SimulatedWorldTime()
+    private var server = PartyServerCore(seed: 1)
+    private var members: [Member] = []
+    private var queue: [(time: Double, seq: Int, event: Event)] = []
+    private var seq = 0
+    private var rng: SplitMix64
+    private var references: [Timeline] = []
+    private let party = "sim-party"
+    private let key = "sim-key"
+    private var joinerIndex: Int { members.count - 1 }
+
+    public init(settings: Settings) {
+        self.settings = settings
+        rng = SplitMix64(seed: settings.seed)
+    }
+
+    /// Runs the scripted party and measures it.
+    public func run() async throws -> SimulationReport {
+        let count = settings.participants + 1
+        for i in 0..<count {
+            let name = i == 0 ? "host" : "p\(i)"
+            let drift = settings.drift == 0 ? 0 : Double.random(in: -settings.drift...settings.drift, using: &rng)
+            let clock = SimulatedClock(offset: Double.random(in: -1000...1000, using: &rng), drift: drift)
+            let link = SimulatedLink(latency: settings.latency, jitter: settings.jitter, loss: settings.loss)
+            let player = try await Player.open(settings.file, options: PlayerOptions(
+                videoSink: NullVideoSink(), audioSink: nil, timeSource: SimulatedTimeSource(world: world, clock: clock)))
+            let create = i == 0 ? PartyConfig(items: [URL(fileURLWithPath: settings.file).lastPathComponent]) : nil
+            let core = ParticipantCore(hello: Hello(party: party, key: key, name: name, create: create))
+            members.append(Member(name: name, core: core, clock: clock, up: link, down: link, player: player, connection: i + 1))
+        }
+        // The script: everyone but the last joins at once; the last joins a third of the way in.
+        let d = settings.duration
+        schedule(0, .start(member: 0))
+        for i in 1..<count - 1 { schedule(0.1 * Double(i), .start(member: i)) }
+        schedule(d * 0.3, .start(member: joinerIndex))
+        schedule(1.0, .command(.play, nil))
+        schedule(d * 0.45, .command(.pause, nil))
+        schedule(d * 0.45 + 1, .command(.play, nil))
+        schedule(d * 0.6, .command(.seek, 2.0))
+        schedule(d * 0.75, .command(.rate, 1.25))
+        schedule(d * 0.85, .command(.rate, 1.0))
+        schedule(0, .serverTick)
+        schedule(0, .sample)
+
+        while let (time, event) = popEvent(), time <= d {
+            world.set(time)
+            await handle(event, at: time)
+        }
+        for m in members { await m.player.close() }
+        return report()
+    }
+
+    // MARK: Event loop
+
+    private func schedule(_ time: Double, _ event: Event) {
+        seq += 1
+        let item = (time: time, seq: seq, event: event)
+        let index = queue.firstIndex { ($0.time, $0.seq) > (time, seq) } ?? queue.count
+        queue.insert(item, at: index)
+    }
+
+    private func popEvent() -> (Double, Event)? {
+        guard !queue.isEmpty else { return nil }
+        let first = queue.removeFirst()
+        return (first.time, first.event)
+    }
+
+    private func handle(_ event: Event, at t: Double) async {
+        switch event {
+        case .start(let i):
+            let m = members[i]
+            m.joinedAt = t
+            apply(server.connected(m.connection, now: t))
+            await perform(m.core.start(now: m.clock.local(t)), member: i, at: t)
+            schedule(t + 0.01, .wake(member: i))
+        case .toServer(let i, let text):
+            apply(server.received(members[i].connection, text: text, now: t))
+        case .toMember(let i, let text):
+            guard let message = try? PartyProtocol.decode(text) else { return }
+            let m = members[i]
+            await perform(m.core.receive(message, now: m.clock.local(t)), member: i, at: t)
+        case .wake(let i):
+            let m = members[i]
+            let local = m.clock.local(t)
+            let snapshot = ParticipantCore.PlayerSnapshot(position: m.player.clock.position(at: local), prerolling: false)
+            let tickActions = m.core.tick(now: local, player: snapshot)
+            await perform(tickActions, member: i, at: t)
+            let next = max(m.clock.trueTime(m.core.nextWake(after: local)), t + 0.001)
+            if !m.core.ended { schedule(next, .wake(member: i)) }
+        case .command(let action, let value):
+            let host = members[0]
+            await perform([host.core.request(action, value: value)], member: 0, at: t)
+        case .serverTick:
+            apply(server.tick(now: t))
+            schedule(t + 0.25, .serverTick)
+        case .sample:
+            sample(at: t)
+            schedule(t + settings.sampleInterval, .sample)
+        }
+    }
+
+    private func apply(_ outputs: [PartyServerCore.Output]) {
+        let t = world.value
+        for output in outputs {
+            switch output {
+            case .send(let connection, let message):
+                if case .timeline(let timeline) = message, references.last?.epoch != timeline.epoch { references.append(timeline) }
+                if case .welcome(let welcome) = message, references.isEmpty { references.append(welcome.timeline) }
+                let i = connection - 1
+                let at = members[i].down.deliveryTime(sentAt: t, using: &rng)
+                schedule(at, .toMember(member: i, text: PartyProtocol.encode(message)))
+            case .close: break
+            case .log(let line): log.append(String(format: "%8.3f server: ", t) + line)
+            }
+        }
+    }
+
+    private func perform(_ actions: [ParticipantCore.Action], member i: Int, at t: Double) async {
+        let m = members[i]
+        for action in actions {
+            switch action {
+            case .send(let message):
+                let at = m.up.deliveryTime(sentAt: t, using: &rng)
+                schedule(at, .toServer(member: i, text: PartyProtocol.encode(message)))
+            case .seek(_, let position, let at, let playing, let rate, let epoch, let catchUp):
+                m.seeks += 1
+                m.player.setRate(rate)
+                if playing {
+                    await m.player.schedule(position: position, at: at)
+                } else {
+                    m.player.pause()
+                    await m.player.seek(to: position)
+                }
+                if !catchUp { m.applied[epoch] = m.clock.trueTime(at) }
+                await perform(m.core.seekCompleted(epoch: epoch, now: m.clock.local(t)), member: i, at: t)
+            case .switchClock(let clock, let epoch):
+                m.player.switchClock(to: clock)
+                m.applied[epoch] = m.clock.trueTime(clock.anchorHost)
+            case .setCorrection(let c):
+                m.player.setCorrection(c)
+                m.correction = c
+                m.maxCorrection = max(m.maxCorrection, abs(c))
+            case .notice(let notice):
+                log.append(String(format: "%8.3f %@: ", t, m.name) + notice.text)
+            case .disconnect(let reason):
+                log.append(String(format: "%8.3f %@: disconnected: ", t, m.name) + reason)
+            }
+        }
+    }
+
+    // MARK: Measuring
+
+    /// The reference: the epoch in force at true time t (a later epoch takes over at its instant).
+    private func reference(at t: Double) -> Double? {
+        guard let current = references.last(where: { $0.partyTime <= t }) else { return nil }
+        return current.position(at: t)
+    }
+
+    /// Around a jump (seek, item change) positions are discontinuous: a member a millisecond early
+    /// already shows the new position. There the command spread is the measure, not the skew.
+    static let jumpExclusion = 0.05
+
+    private func sample(at t: Double) {
+        guard let expected = reference(at: t) else { return }
+        if references.contains(where: { $0.jump && $0.epoch > 1 && abs($0.partyTime - t) < Self.jumpExclusion }) { return }
+        for (i, m) in members.enumerated() where m.core.isSynced {
+            let local = m.clock.local(t)
+            let clock = m.player.clock
+            // Held on a seek's picture until its instant: nothing plays, there is no skew to speak of.
+            if !clock.isPaused, clock.anchorHost > local { continue }
+            let skew = clock.position(at: local) - expected
+            m.skews.append(skew)
+            samples.append(SkewSample(time: t, member: i, skew: skew, correction: m.correction))
+        }
+    }
+
+    private func report() -> SimulationReport {
+        var all: [Double] = []
+        let perMember = members.map { m -> SimulationReport.Member in
+            let sorted = m.skews.map { abs($0) * 1000 }.sorted()
+            all += sorted
+            return .init(name: m.name, samples: sorted.count,
+                         skewP50Ms: SimulationReport.percentile(sorted, 0.5), skewP95Ms: SimulationReport.percentile(sorted, 0.95),
+                         skewP99Ms: SimulationReport.percentile(sorted, 0.99), skewMaxMs: sorted.last ?? .nan,
+                         maxRateCorrection: m.maxCorrection, seeks: m.seeks)
+        }
+        all.sort()
+        // Spread between members at each sampling instant.
+        var byTime: [Double: [Double]] = [:]
+        for s in samples { byTime[s.time, default: []].append(s.skew) }
+        let spreads = byTime.values.filter { $0.count > 1 }.map { (($0.max() ?? 0) - ($0.min() ?? 0)) * 1000 }.sorted()
+        // Convergence of the mid-way joiner: from its start until |skew| stays below 10 ms.
+        let joiner = joinerIndex
+        let joinerSamples = samples.filter { $0.member == joiner }
+        var convergence = Double.nan
+        if let joinedAt = members[joiner].joinedAt, let last = joinerSamples.last {
+            let lastBad = joinerSamples.last { abs($0.skew) >= 0.01 }
+            let settled = lastBad.flatMap { bad in joinerSamples.first { $0.time > bad.time } } ?? joinerSamples.first ?? last
+            convergence = settled.time - joinedAt
+        }
+        // Command spread: the same epoch applied by every member, in true time.
+        let epochs = Set(members.flatMap { $0.applied.keys })
+        var commandSpread = 0.0
+        for e in epochs {
+            let instants = members.compactMap { $0.applied[e] }
+            guard instants.count >= 2 else { continue }
+            commandSpread = max(commandSpread, ((instants.max() ?? 0) - (instants.min() ?? 0)) * 1000)
+        }
+        return SimulationReport(members: perMember, skewP50Ms: SimulationReport.percentile(all, 0.5),
+                                skewP99Ms: SimulationReport.percentile(all, 0.99), skewMaxMs: all.last ?? .nan,
+                                spreadP99Ms: SimulationReport.percentile(spreads, 0.99), convergenceSeconds: convergence,
+                                commandSpreadMs: commandSpread, maxRateCorrection: members.map(\.maxCorrection).max() ?? 0,
+                                commands: references.count)
+    }
+}

@@ -1,0 +1,135 @@
+import DequeModule
+import Foundation
+
+/// Estimates the party clock (the server's) from a client's clock with NTP's four timestamps.
+///
+/// - Each exchange gives offset θ = ((t1 − t0) + (t2 − t3)) / 2 and round-trip delay δ = (t3 − t0) − (t2 − t1).
+///   θ is off by at most δ/2 (the unknown asymmetry), so only the lowest-delay samples are trusted.
+/// - A line through those samples' offsets over the window gives the frequency drift too (clocks
+///   differ by up to ±200 ppm), so the mapping stays right between exchanges.
+/// - Pacing: a burst on join, then one exchange a second.
+public struct ClockSync: Sendable {
+    public struct Sample: Sendable, Equatable {
+        public var t0, t1, t2, t3: Double
+        public init(t0: Double, t1: Double, t2: Double, t3: Double) { self.t0 = t0; self.t1 = t1; self.t2 = t2; self.t3 = t3 }
+        public var offset: Double { ((t1 - t0) + (t2 - t3)) / 2 }
+        public var delay: Double { (t3 - t0) - (t2 - t1) }
+        /// Local time the sample describes (the middle of the exchange).
+        public var local: Double { (t0 + t3) / 2 }
+    }
+
+    /// party = local + offset + drift × (local − reference)
+    public struct Estimate: Sendable, Equatable {
+        public var offset: Double
+        public var drift: Double
+        public var reference: Double
+        /// Bound on the offset's error: half the best round trip, plus the scatter of the fit.
+        public var uncertainty: Double
+        /// Smallest round trip seen in the window.
+        public var minDelay: Double
+
+        public func party(fromLocal local: Double) -> Double { local + offset + drift * (local - reference) }
+        public func local(fromParty party: Double) -> Double {
+            // Solve party = l + offset + drift (l − ref) for l.
+            (party - offset + drift * reference) / (1 + drift)
+        }
+    }
+
+    /// Exchanges sent back to back on join: enough low-delay samples for a first estimate.
+    public static let burstCount = 16
+    public static let burstInterval = 0.03
+    /// Steady pace afterwards. Offsets are only as good as the lowest-delay exchanges, and with
+    /// jitter few exchanges are low-delay: four a second (≈100 bytes each) give enough of them.
+    public static let steadyInterval = 0.25
+    /// Samples older than this are forgotten: long enough to see drift, short enough to follow it.
+    public static let windowSeconds = 60.0
+    public static let maxSamples = 512
+    /// The offset comes from the lowest-delay tenth of the recent exchanges: the last
+    /// `offsetWindow` seconds once the drift is known. Before, unknown drift (200 ppm biases a sample
+    /// by 0.2 ms per second of age) is traded against jitter (more samples find lower delays):
+    /// a quiet link uses 2 s, a link with 20 ms of jitter 10 s.
+    public static let offsetWindow = 20.0
+    public static let offsetWindowNoDrift = 2.0...10.0
+    public static let offsetFraction = 0.1
+    /// The drift is a line through the lowest-delay exchange of each `driftBucket`, trusted once
+    /// its standard error is below `driftStandardError` (seconds on a quiet link; longer with jitter).
+    public static let driftBucket = 1.0
+    public static let driftStandardError = 15e-6
+    /// Physical bound on crystal drift; anything beyond is a bad fit.
+    public static let maxDrift = 500e-6
+
+    public private(set) var samples = Deque<Sample>()
+    public private(set) var estimate: Estimate?
+
+    public init() {}
+
+    public var isBursting: Bool { samples.count < Self.burstCount }
+    public var nextInterval: Double { isBursting ? Self.burstInterval : Self.steadyInterval }
+
+    /// Adds an exchange; impossible ones (negative delay, out of order) are ignored. Returns whether kept.
+    @discardableResult
+    public mutating func add(_ sample: Sample) -> Bool {
+        guard sample.delay >= 0, sample.t3 >= sample.t0, sample.t2 >= sample.t1,
+              [sample.t0, sample.t1, sample.t2, sample.t3].allSatisfy(\.isFinite) else { return false }
+        samples.append(sample)
+        while let first = samples.first,
+              samples.count > Self.maxSamples || sample.local - first.local > Self.windowSeconds {
+            samples.removeFirst()
+        }
+        estimate = Self.fit(Array(samples), previous: estimate)
+        return true
+    }
+
+    public func party(fromLocal local: Double) -> Double? { estimate?.party(fromLocal: local) }
+    public func local(fromParty party: Double) -> Double? { estimate?.local(fromParty: party) }
+
+    static func fit(_ all: [Sample], previous: Estimate?) -> Estimate? {
+        guard let latest = all.last?.local else { return nil }
+        let fitted = fitDrift(all)
+        let drift = fitted ?? previous?.drift ?? 0
+        let driftKnown = fitted != nil || (previous.map { $0.drift != 0 } ?? false)
+        let window = driftKnown ? offsetWindow : noDriftWindow(all, latest: latest)
+        let recent = all.filter { latest - $0.local <= window }.sorted { $0.delay < $1.delay }
+        let best = Array(recent.prefix(max(4, Int(Double(recent.count) * offsetFraction))))
+        let reference = latest
+        // Each offset carried to the reference instant along the drift line.
+        let offsets = best.map { $0.offset + drift * (reference - $0.local) }
+        let mean = offsets.reduce(0, +) / Double(offsets.count)
+        let rms = (offsets.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(offsets.count)).squareRoot()
+        let minDelay = best.first?.delay ?? 0
+        return Estimate(offset: mean, drift: drift, reference: reference, uncertainty: minDelay / 2 + rms, minDelay: minDelay)
+    }
+
+    /// Recent jitter (median − minimum round trip) sets the window used before the drift is known.
+    static func noDriftWindow(_ all: [Sample], latest: Double) -> Double {
+        let delays = all.filter { latest - $0.local <= offsetWindowNoDrift.upperBound }.map(\.delay).sorted()
+        guard let low = delays.first else { return offsetWindowNoDrift.lowerBound }
+        let jitter = delays[delays.count / 2] - low
+        return min(max(offsetWindowNoDrift.lowerBound + jitter * 400, offsetWindowNoDrift.lowerBound), offsetWindowNoDrift.upperBound)
+    }
+
+    /// Least-squares slope of offset over time through the better half of per-bucket minima,
+    /// when its standard error is small enough to trust.
+    static func fitDrift(_ all: [Sample]) -> Double? {
+        guard let first = all.first?.local else { return nil }
+        var buckets: [Int: Sample] = [:]
+        for s in all {
+            let b = Int((s.local - first) / driftBucket)
+            if buckets[b].map({ s.delay < $0.delay }) ?? true { buckets[b] = s }
+        }
+        let minima = buckets.values.sorted { $0.delay < $1.delay }
+        let kept = Array(minima.prefix(max(2, minima.count / 2)))
+        guard kept.count >= 5 else { return nil }
+        let n = Double(kept.count)
+        let mx = kept.map(\.local).reduce(0, +) / n
+        let my = kept.map(\.offset).reduce(0, +) / n
+        let sxx = kept.reduce(0) { $0 + ($1.local - mx) * ($1.local - mx) }
+        let sxy = kept.reduce(0) { $0 + ($1.local - mx) * ($1.offset - my) }
+        guard sxx > 0 else { return nil }
+        let slope = sxy / sxx
+        let residual = kept.reduce(0) { $0 + pow($1.offset - (my + slope * ($1.local - mx)), 2) }
+        let standardError = (residual / max(n - 2, 1) / sxx).squareRoot()
+        guard standardError < driftStandardError else { return nil }
+        return min(max(slope, -maxDrift), maxDrift)
+    }
+}

@@ -68,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "TandemCLI",
             dependencies: [
-                "PlayerCore", "FFmpegKit", "PartyKit",
+                "PlayerCore", "FFmpegKit", "PartyKit", "PartyNet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -51,6 +51,8 @@ public struct ParticipantCore: Sendable {
     private var reportedStall = false
     private var correction = 0.0
     public private(set) var lastError: Double?
+    /// The party clock at the last check (what a host restores its party from).
+    private var lastPartyNow: Double?
     private var pings: [Int: Double] = [:]
     private var nextPingID = 1
     private var nextPing = -Double.infinity
@@ -75,9 +77,36 @@ public struct ParticipantCore: Sendable {
         [.send(.hello(hello))]
     }
 
+    /// After a dropped connection: a fresh hello that takes the same seat back. The clock is
+    /// measured anew (the server may have restarted, even elsewhere). A host also re-creates the
+    /// party where it was, in case the server lost it.
+    public mutating func reconnect(now: Double) -> [Action] {
+        clockSync = ClockSync()
+        pings.removeAll()
+        nextPing = -Double.infinity
+        var again = hello
+        again.resume = token
+        if me?.role == .host || (me == nil && hello.create != nil), var config = config ?? hello.create {
+            if let timeline {
+                let position = timeline.position  // refined below when the clock is known
+                config.restore = .init(epoch: max(timeline.epoch, appliedEpoch), item: timeline.item,
+                                       position: lastPartyNow.map { timeline.position(at: $0) } ?? position,
+                                       rate: timeline.rate, playing: timeline.playing)
+            }
+            again.create = config
+        } else {
+            again.create = nil
+        }
+        return [.send(.hello(again))]
+    }
+
     public mutating func receive(_ message: PartyMessage, now: Double) -> [Action] {
         switch message {
         case .welcome(let welcome):
+            if me != nil, welcome.timeline.epoch <= appliedEpoch {
+                // Back on the same timeline: it applies once the clock is measured again.
+                appliedEpoch = welcome.timeline.epoch - 1
+            }
             me = welcome.you
             token = welcome.token
             config = welcome.config
@@ -116,6 +145,10 @@ public struct ParticipantCore: Sendable {
         case .refused(let refused):
             return [.notice(.refused(refused.reason))]
         case .error(let error):
+            // Rejoining a party the server lost: the host may re-create it; try again later.
+            if token != nil, error.code == .unknownParty || error.code == .serverShutdown {
+                return [.notice(.error(error)), .disconnect(reason: error.message)]
+            }
             ended = true
             return [.notice(.error(error)), .disconnect(reason: error.message)]
         case .partyEnded(let end):
@@ -216,6 +249,7 @@ public struct ParticipantCore: Sendable {
         guard let timeline, let sync = clockSync.estimate, let player, !player.prerolling,
               awaitingSeek == nil, appliedEpoch == timeline.epoch, now >= holdUntil else { return [] }
         let partyNow = sync.party(fromLocal: now)
+        lastPartyNow = partyNow
         let expected = timeline.position(at: partyNow)
         let error = player.position - expected
         lastError = error

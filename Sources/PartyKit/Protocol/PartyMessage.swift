@@ -64,6 +64,24 @@ public struct PartyConfig: Sendable, Codable, Equatable {
     /// How long the group waits for a stalled participant (seconds).
     public var stallWaitSeconds: Double
 
+    /// A host re-creating its party after a server restart: where the party was.
+    public var restore: Restore?
+
+    public struct Restore: Sendable, Codable, Equatable {
+        public var epoch: Int
+        public var item: Int
+        public var position: Double
+        public var rate: Double
+        public var playing: Bool
+        public init(epoch: Int, item: Int, position: Double, rate: Double, playing: Bool) {
+            self.epoch = epoch
+            self.item = item
+            self.position = position
+            self.rate = rate
+            self.playing = playing
+        }
+    }
+
     public init(items: [String], control: ControlPolicy = .host, handoff: Bool = false,
                 graceSeconds: Double = 30, stallWaitSeconds: Double = 3) {
         self.items = items
@@ -176,20 +194,24 @@ public struct ChatMessage: Sendable, Codable, Equatable {
     public var from: String
     public var text: String
     public var time: Double
+    public init(from: String, text: String, time: Double) { self.from = from; self.text = text; self.time = time }
 }
 
 public struct Left: Sendable, Codable, Equatable {
     public var participant: ParticipantInfo
     public var reason: String
+    public init(participant: ParticipantInfo, reason: String) { self.participant = participant; self.reason = reason }
 }
 
 public struct ParticipantList: Sendable, Codable, Equatable {
     public var participants: [ParticipantInfo]
+    public init(participants: [ParticipantInfo]) { self.participants = participants }
 }
 
 public struct Refused: Sendable, Codable, Equatable {
     public var id: Int
     public var reason: String
+    public init(id: Int, reason: String) { self.id = id; self.reason = reason }
 }
 
 public struct ErrorMessage: Sendable, Codable, Equatable {
@@ -198,8 +220,10 @@ public struct ErrorMessage: Sendable, Codable, Equatable {
     }
     public var code: Code
     public var message: String
+    public init(code: Code, message: String) { self.code = code; self.message = message }
 }
 
 public struct PartyEnded: Sendable, Codable, Equatable {
     public var reason: String
+    public init(reason: String) { self.reason = reason }
 }

@@ -117,9 +117,15 @@ public struct PartyServerCore: Sendable {
         let name = String(hello.name.prefix(PartyProtocol.maxNameLength))
         if let config = hello.create, parties[hello.party] == nil {
             guard !config.items.isEmpty else { return drop(id, code: .badMessage, "a party needs at least one media item", now: now) }
-            var party = PartyState(id: hello.party, key: hello.key, config: config,
-                                   timeline: Timeline(epoch: 1, item: 0, position: 0, partyTime: now, playing: false))
-            party.timeline.reason = "\(name) created the party"
+            var timeline = Timeline(epoch: 1, item: 0, position: 0, partyTime: now, playing: false,
+                                    reason: "\(name) created the party")
+            if let r = config.restore, config.items.indices.contains(r.item) {
+                // Epochs never go back, so members who followed the old server accept the new one.
+                timeline = Timeline(epoch: r.epoch + 1, item: r.item, position: max(0, r.position), partyTime: now + Self.minLead,
+                                    rate: min(max(r.rate, 0.25), 4), playing: r.playing, jump: false,
+                                    reason: "\(name) restored the party")
+            }
+            let party = PartyState(id: hello.party, key: hello.key, config: config, timeline: timeline)
             parties[hello.party] = party
         }
         guard var party = parties[hello.party] else {

@@ -138,6 +138,9 @@ public final class Player: Sendable {
         return control.read { $0.ended ? .ended : ($0.wantsPlaying ? .playing : .paused) }
     }
 
+    /// True from a seek until its first frame is ready.
+    public var isPrerolling: Bool { control.read { $0.prerolling } }
+
     public var rate: Double { control.read { $0.rate } }
     public var correction: Double { control.read { $0.correction } }
     public var stats: PlaybackStats { control.read { $0.stats } }

@@ -1,0 +1,14 @@
+/// A player property that mpv IPC clients can read, set or observe.
+///
+/// The raw value is the property's name in mpv (`"time-pos"`, `"pause"`, ...), which is what
+/// clients send in `get_property`, `set_property` and `observe_property`.
+public enum IPCProperty: String, Sendable, Hashable, CaseIterable {
+    /// Current playback position in seconds (`Double`). Setting it seeks to an absolute position.
+    case timePos = "time-pos"
+    /// Whether playback is paused (`Bool`).
+    case pause
+    /// Playback speed factor (`Double`, 1 is normal speed; mpv's range 0.01 ... 100).
+    case speed
+    /// Duration of the current file in seconds (`Double`); read-only, may be unavailable.
+    case duration
+}

@@ -1,0 +1,15 @@
+/// The value of an ``IPCProperty`` as exchanged with the application.
+public enum IPCValue: Sendable, Hashable {
+    /// A flag such as `pause`.
+    case bool(Bool)
+    /// A number such as `time-pos`, `speed` or `duration`.
+    case double(Double)
+
+    /// The value as the JSON sent to clients (`true`, `12.5`, ...).
+    public var json: IPCJSON {
+        switch self {
+        case .bool(let flag): .bool(flag)
+        case .double(let number): .double(number)
+        }
+    }
+}

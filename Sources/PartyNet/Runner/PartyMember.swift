@@ -1,0 +1,233 @@
+import Foundation
+import Logging
+import PartyKit
+import PlayerCore
+
+/// A host or participant on a real network: connects to the party server, says hello, and drives
+/// ``ParticipantCore`` (pure) and a real ``Player`` from an actor, reconnecting with backoff when
+/// the connection drops.
+public actor PartyMember {
+    public struct Options: Sendable {
+        public var link: PartyLink
+        public var name: String
+        /// Set by a host creating the party.
+        public var create: PartyConfig?
+        /// Folders where media items are looked up by name (a host passes its files' folders).
+        public var mediaFolders: [String]
+        /// How each player is built (sinks, headless or not).
+        public var playerOptions: @Sendable () -> PlayerOptions
+        public var logger: Logger
+
+        public init(link: PartyLink, name: String, create: PartyConfig? = nil, mediaFolders: [String],
+                    playerOptions: @escaping @Sendable () -> PlayerOptions, logger: Logger) {
+            self.link = link
+            self.name = name
+            self.create = create
+            self.mediaFolders = mediaFolders
+            self.playerOptions = playerOptions
+            self.logger = logger
+        }
+    }
+
+    public enum Outcome: Sendable, Equatable {
+        case left
+        case ended(String)
+        case failed(String)
+    }
+
+    /// Reconnect backoff: 0.1 s doubling to 5 s, given up after `reconnectGiveUp` seconds.
+    static let backoffStart = 0.1
+    static let backoffMax = 5.0
+    static let reconnectGiveUp = 60.0
+    /// Longest sleep of the tick loop.
+    static let maxTick = 0.05
+
+    public let options: Options
+    private var core: ParticipantCore
+    private var connection: WebSocketConnection?
+    private var player: Player?
+    private var playerItem: Int?
+    private var leaving = false
+    private var outcome: Outcome?
+    private let clock = MonotonicTimeSource()
+    private let notices: @Sendable (PartyNotice) -> Void
+
+    public init(options: Options, notices: @escaping @Sendable (PartyNotice) -> Void) {
+        self.options = options
+        self.notices = notices
+        core = ParticipantCore(hello: Hello(party: options.link.party, key: options.link.key, name: options.name,
+                                            create: options.create))
+    }
+
+    // MARK: What the status line shows
+
+    public struct Status: Sendable {
+        public var party: String
+        public var me: ParticipantInfo?
+        public var participants: [ParticipantInfo]
+        public var skewMs: Double?
+        public var synced: Bool
+        public var position: Double?
+        public var duration: Double?
+        public var playing: Bool
+        public var connected: Bool
+    }
+
+    public var status: Status {
+        Status(party: options.link.party, me: core.me, participants: core.participants, skewMs: core.lastError.map { $0 * 1000 },
+               synced: core.isSynced, position: player?.position, duration: player?.duration,
+               playing: core.timeline?.playing ?? false, connected: connection != nil)
+    }
+
+    /// The player, for IPC and sinks (nil before the first timeline is applied).
+    public var currentPlayer: Player? { player }
+
+    // MARK: Running
+
+    /// Runs until the party ends, this member leaves, or the server cannot be reached.
+    public func run() async -> Outcome {
+        var failures = 0
+        var downSince: Double?
+        while outcome == nil {
+            let conn: WebSocketConnection
+            do {
+                conn = try await WebSocketClient.connect(host: options.link.host, port: options.link.port, path: options.link.path,
+                                                         limits: WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes),
+                                                         logger: options.logger)
+            } catch {
+                if core.me == nil { return finish(.failed("cannot join \(options.link.host):\(options.link.port): \(error)")) }
+                failures += 1
+                let since = downSince ?? clock.now()
+                downSince = since
+                if clock.now() - since > Self.reconnectGiveUp {
+                    return finish(.failed("lost the party server \(options.link.host):\(options.link.port) for good: \(error)"))
+                }
+                try? await Task.sleep(nanoseconds: UInt64(min(Self.backoffStart * pow(2, Double(failures)), Self.backoffMax) * 1e9))
+                continue
+            }
+            connection = conn
+            let hello = core.me == nil ? core.start(now: clock.now()) : core.reconnect(now: clock.now())
+            await perform(hello)
+            let ticker = Task { await self.tickLoop() }
+            for await text in conn.inbound {
+                guard let message = try? PartyProtocol.decode(text) else {
+                    options.logger.warning("ignoring a bad message from the server")
+                    continue
+                }
+                await perform(core.receive(message, now: clock.now()))
+                if core.me != nil { failures = 0; downSince = nil }
+            }
+            ticker.cancel()
+            connection = nil
+            if leaving { return finish(.left) }
+            if let outcome { return outcome }
+            if core.me == nil {
+                return finish(.failed(conn.closeReason.map { "the server closed the connection: \($0)" } ?? "the server closed the connection"))
+            }
+            notices(.error(ErrorMessage(code: .serverShutdown, message: "connection lost; reconnecting")))
+            failures += 1
+            downSince = downSince ?? clock.now()
+            try? await Task.sleep(nanoseconds: UInt64(min(Self.backoffStart * pow(2, Double(failures)), Self.backoffMax) * 1e9))
+        }
+        return outcome ?? .left
+    }
+
+    /// Asks the party to play, pause, seek, change rate or item.
+    public func request(_ action: Command.Action, value: Double? = nil) async {
+        await perform([core.request(action, value: value)])
+    }
+
+    public func chat(_ text: String) async { await perform([.send(.chat(ChatText(text: text)))]) }
+
+    /// Says bye and stops.
+    public func leave() async {
+        leaving = true
+        connection?.send(PartyProtocol.encode(.bye))
+        connection?.close(reason: "left")
+        if connection == nil { outcome = .left }
+    }
+
+    private func finish(_ result: Outcome) -> Outcome {
+        outcome = result
+        return result
+    }
+
+    private func tickLoop() async {
+        while !Task.isCancelled {
+            let now = clock.now()
+            let snapshot = player.map { ParticipantCore.PlayerSnapshot(position: $0.position, prerolling: $0.isPrerolling) }
+            await perform(core.tick(now: now, player: snapshot))
+            let wait = min(max(core.nextWake(after: now) - clock.now(), 0.001), Self.maxTick)
+            try? await Task.sleep(nanoseconds: UInt64(wait * 1e9))
+        }
+    }
+
+    private func perform(_ actions: [ParticipantCore.Action]) async {
+        for action in actions {
+            switch action {
+            case .send(let message):
+                connection?.send(PartyProtocol.encode(message))
+            case .seek(let item, let position, let at, let playing, let rate, let epoch, _):
+                guard let player = await ensurePlayer(item: item) else { continue }
+                player.setRate(rate)
+                if playing {
+                    await player.schedule(position: position, at: at)
+                } else {
+                    player.pause()
+                    await player.seek(to: position)
+                }
+                await perform(core.seekCompleted(epoch: epoch, now: clock.now()))
+            case .switchClock(let target, _):
+                player?.switchClock(to: target)
+            case .setCorrection(let c):
+                player?.setCorrection(c)
+            case .notice(let notice):
+                notices(notice)
+            case .disconnect(let reason):
+                if core.ended { outcome = .ended(reason) }
+                connection?.close(reason: String(reason.prefix(120)))
+            }
+        }
+    }
+
+    /// The player for `item`, opening it (and closing the previous one) when the item changes.
+    private func ensurePlayer(item: Int) async -> Player? {
+        if let player, playerItem == item { return player }
+        if let old = player { await old.close() }
+        player = nil
+        playerItem = nil
+        guard let name = core.config?.items[safe: item] else { return nil }
+        guard let path = resolve(name) else {
+            notices(.error(ErrorMessage(code: .badMessage, message: "\(name): not found in \(options.mediaFolders.joined(separator: ", "))")))
+            return nil
+        }
+        do {
+            let opened = try await Player.open(path, options: options.playerOptions())
+            player = opened
+            playerItem = item
+            return opened
+        } catch {
+            notices(.error(ErrorMessage(code: .badMessage, message: error.description)))
+            return nil
+        }
+    }
+
+    private func resolve(_ name: String) -> String? {
+        if name.hasPrefix("/"), FileManager.default.fileExists(atPath: name) { return name }
+        for folder in options.mediaFolders {
+            let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
+            if FileManager.default.fileExists(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    /// Closes the player (at the end of a run).
+    public func shutDown() async {
+        if let player { await player.close() }
+        player = nil
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

@@ -1,0 +1,78 @@
+import Logging
+import PartyKit
+import PlayerCore
+
+/// `tandem serve`: the party server on a real socket. Drives ``PartyServerCore`` (pure) from an
+/// actor, off the NIO event loops; the party clock is this host's monotonic clock.
+public actor PartyServerRunner {
+    /// How often hello deadlines, seat grace periods and stall waits are checked.
+    static let tickInterval = 0.25
+
+    private let server: WebSocketServer
+    private var core = PartyServerCore(seed: UInt64.random(in: 1...UInt64.max))
+    private var connections: [Int: WebSocketConnection] = [:]
+    private var nextConnection = 1
+    private var ticker: Task<Void, Never>?
+    private let clock = MonotonicTimeSource()
+    private let logger: Logger
+
+    public init(host: String, port: Int, logger: Logger) {
+        self.logger = logger
+        server = WebSocketServer(host: host, port: port, path: "/party/",
+                                 limits: WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes), logger: logger)
+    }
+
+    /// Listens; returns the bound port.
+    public func start() async throws -> Int {
+        let port = try await server.start { [weak self] connection in
+            guard let self else { return }
+            Task { await self.accept(connection) }
+        }
+        ticker = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: UInt64(Self.tickInterval * 1e9))
+                await self?.tick()
+            }
+        }
+        logger.info("party server listening", metadata: ["port": "\(port)"])
+        return port
+    }
+
+    public func stop() async {
+        ticker?.cancel()
+        for connection in connections.values {
+            connection.send(PartyProtocol.encode(.error(ErrorMessage(code: .serverShutdown, message: "the server is shutting down"))))
+        }
+        await server.stop()
+        connections.removeAll()
+    }
+
+    public var partyCount: Int { core.partyCount }
+
+    private func accept(_ connection: WebSocketConnection) async {
+        let id = nextConnection
+        nextConnection += 1
+        connections[id] = connection
+        perform(core.connected(id, now: clock.now()))
+        for await text in connection.inbound {
+            perform(core.received(id, text: text, now: clock.now()))
+        }
+        connections[id] = nil
+        perform(core.disconnected(id, now: clock.now()))
+        if let reason = connection.closeReason { logger.debug("connection closed", metadata: ["id": "\(id)", "reason": "\(reason)"]) }
+    }
+
+    private func tick() { perform(core.tick(now: clock.now())) }
+
+    private func perform(_ outputs: [PartyServerCore.Output]) {
+        for output in outputs {
+            switch output {
+            case .send(let id, let message): connections[id]?.send(PartyProtocol.encode(message))
+            case .close(let id, let reason):
+                connections[id]?.close(reason: String(reason.prefix(120)))
+                connections[id] = nil
+            case .log(let line): logger.info("\(line)")
+            }
+        }
+    }
+}

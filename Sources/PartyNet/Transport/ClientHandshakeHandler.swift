@@ -1,0 +1,108 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Client side of the HTTP upgrade: sends the GET request when the TCP connection is up, and turns every
+/// way the upgrade can fail (non-101 answer, bad accept key, garbage, silence, hang-up) into a
+/// ``WebSocketTransportError`` on `promise`. Removed from the pipeline when the upgrade succeeds.
+final class ClientHandshakeHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundOut = HTTPClientRequestPart
+
+    static let name = "tandem.ws.client-handshake"
+
+    private let address: String
+    private let path: String
+    private let timeout: Double
+    private let promise: EventLoopPromise<WebSocketConnection>
+    private let state: ConnectionState
+    private var timeoutTask: Scheduled<Void>?
+
+    init(
+        address: String,
+        path: String,
+        timeout: Double,
+        state: ConnectionState,
+        promise: EventLoopPromise<WebSocketConnection>
+    ) {
+        self.state = state
+        self.address = address
+        self.path = path
+        self.timeout = timeout
+        self.promise = promise
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { self.begin(context: context) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.timeoutTask?.cancel()
+        self.timeoutTask = nil
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        self.begin(context: context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        self.fail(context: context, .connectionFailed, "\(self.address) closed the connection during the WebSocket upgrade")
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // Only reached when the upgrade handler did not take the response.
+        guard case .head(let head) = Self.unwrapInboundIn(data) else { return }
+        let status = "HTTP \(head.status.code)\(head.status.reasonPhrase.isEmpty ? "" : " \(head.status.reasonPhrase)")"
+        self.fail(context: context, .upgradeRejected, "\(self.address) did not answer the WebSocket upgrade of \(self.path) (\(status))")
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        let reason: String
+        switch error {
+        case let error as NIOHTTPClientUpgradeError where error == .upgraderDeniedUpgrade:
+            reason = "\(self.address) answered the WebSocket upgrade with a wrong Sec-WebSocket-Accept key"
+        case let error as NIOHTTPClientUpgradeError where error == .responseProtocolNotFound:
+            reason = "\(self.address) switched protocols, but not to WebSocket"
+        case is HTTPParserError:
+            reason = "\(self.address) did not answer the WebSocket upgrade with HTTP (\(error))"
+        default:
+            reason = "WebSocket upgrade with \(self.address) failed: \(error)"
+        }
+        self.fail(context: context, .upgradeRejected, reason)
+    }
+
+    private func begin(context: ChannelHandlerContext) {
+        guard self.timeoutTask == nil else { return }
+        let seconds = self.timeout
+        self.timeoutTask = context.eventLoop.assumeIsolated().scheduleTask(
+            in: WebSocketFrameHandler.timeAmount(seconds: seconds)
+        ) {
+            self.fail(
+                context: context,
+                .timedOut,
+                "\(self.address) did not complete the WebSocket upgrade within \(WebSocketFrameHandler.formatSeconds(seconds)) s"
+            )
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: self.address)
+        headers.add(name: "User-Agent", value: "Tandem")
+        headers.add(name: "Content-Length", value: "0")
+        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: self.path, headers: headers)
+        context.write(Self.wrapOutboundOut(.head(head)), promise: nil)
+        context.writeAndFlush(Self.wrapOutboundOut(.end(nil)), promise: nil)
+    }
+
+    /// Fails the connect call (first failure wins) and drops the connection.
+    private func fail(context: ChannelHandlerContext, _ kind: WebSocketTransportError.Kind, _ message: String) {
+        self.timeoutTask?.cancel()
+        self.timeoutTask = nil
+        self.state.record(message)
+        self.promise.fail(WebSocketTransportError(kind, message))
+        self.state.close(context.channel)
+    }
+}
+
+@available(*, unavailable)
+extension ClientHandshakeHandler: Sendable {}

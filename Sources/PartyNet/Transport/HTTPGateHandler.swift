@@ -1,0 +1,101 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOWebSocket
+
+/// Serves every HTTP request that did not become a WebSocket on a server connection: 404 for other paths,
+/// 426 or 400 for the WebSocket path without a valid upgrade, then closes. Also drops connections that do
+/// not finish the upgrade within the handshake timeout. Removed from the pipeline when the upgrade succeeds.
+final class HTTPGateHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    static let name = "tandem.ws.http-gate"
+
+    private let path: String
+    private let handshakeTimeout: Double
+    private let state: ConnectionState
+    private let logger: Logger
+    private var timeoutTask: Scheduled<Void>?
+    private var responded = false
+
+    init(path: String, handshakeTimeout: Double, state: ConnectionState, logger: Logger) {
+        self.path = path
+        self.handshakeTimeout = handshakeTimeout
+        self.state = state
+        self.logger = logger
+    }
+
+    /// Whether `uri` (path plus optional query) is `base` or lies below it: `/party` matches `/party`,
+    /// `/party/ABC` and `/party?x=1`, not `/partyx`; `/` matches everything.
+    static func matches(uri: String, base: String) -> Bool {
+        let path = Self.pathOnly(uri)
+        if base == "/" || path == base { return true }
+        let prefix = base.hasSuffix("/") ? base : base + "/"
+        return path.hasPrefix(prefix)
+    }
+
+    /// The path of a request target without query or fragment.
+    static func pathOnly(_ uri: String) -> String {
+        String(uri.prefix { $0 != "?" && $0 != "#" })
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        guard self.handshakeTimeout > 0 else { return }
+        let seconds = self.handshakeTimeout
+        self.timeoutTask = context.eventLoop.assumeIsolated().scheduleTask(
+            in: WebSocketFrameHandler.timeAmount(seconds: seconds)
+        ) {
+            self.state.record("no WebSocket upgrade within \(WebSocketFrameHandler.formatSeconds(seconds)) s")
+            self.logger.debug("dropping connection without upgrade")
+            self.state.close(context.channel)
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.timeoutTask?.cancel()
+        self.timeoutTask = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(let head) = Self.unwrapInboundIn(data), !self.responded else { return }
+        self.responded = true
+        let status: HTTPResponseStatus
+        let body: String
+        if !Self.matches(uri: head.uri, base: self.path) {
+            status = .notFound
+            body = "no WebSocket endpoint at \(Self.pathOnly(head.uri))\n"
+        } else if head.headers.contains(name: "upgrade") {
+            status = .badRequest
+            body = "invalid WebSocket upgrade request\n"
+        } else {
+            status = .upgradeRequired
+            body = "this is a WebSocket endpoint\n"
+        }
+        self.state.record("HTTP \(status.code) for \(head.method) \(head.uri)")
+        self.logger.debug("refusing HTTP request", metadata: ["status": "\(status.code)", "uri": "\(head.uri)"])
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
+        headers.add(name: "Content-Length", value: String(body.utf8.count))
+        headers.add(name: "Connection", value: "close")
+        if status == .upgradeRequired {
+            headers.add(name: "Upgrade", value: "websocket")
+        }
+        context.write(Self.wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
+        context.write(Self.wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: body)))), promise: nil)
+        context.writeAndFlush(Self.wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+            self.state.close(context.channel)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A refused upgrade (wrong path, bad headers) is followed by the request head, which gets an answer.
+        if error is NIOWebSocketUpgradeError { return }
+        self.state.record("bad HTTP request: \(error)")
+        self.logger.debug("dropping connection", metadata: ["error": "\(error)"])
+        self.state.close(context.channel)
+    }
+}
+
+@available(*, unavailable)
+extension HTTPGateHandler: Sendable {}

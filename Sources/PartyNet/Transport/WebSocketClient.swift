@@ -1,0 +1,149 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Opens client WebSocket connections (text messages, frames masked as RFC 6455 requires).
+public enum WebSocketClient {
+    /// Connects to `ws://host:port/path` and completes the HTTP upgrade.
+    ///
+    /// - Parameters:
+    ///   - host: Host name or IP address.
+    ///   - port: TCP port.
+    ///   - path: Request path, e.g. `"/party/ABC"`; a missing leading slash is added.
+    ///   - limits: Message size, idle, ping and queue limits for this connection.
+    ///   - connectTimeout: Seconds allowed for the TCP connection, and again for the upgrade. Default 5.
+    ///   - logger: Receives connection events.
+    /// - Returns: The open connection.
+    /// - Throws: ``WebSocketTransportError`` naming `host:port`: "connection refused by host:port",
+    ///   "host:port did not answer the WebSocket upgrade of /path (HTTP 404 Not Found)", timeouts, unknown host.
+    public static func connect(
+        host: String,
+        port: Int,
+        path: String,
+        limits: WebSocketLimits = .init(),
+        connectTimeout: Double = 5,
+        logger: Logger
+    ) async throws -> WebSocketConnection {
+        let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let path = path.hasPrefix("/") ? path : "/" + path
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
+        let promise = eventLoop.makePromise(of: WebSocketConnection.self)
+        let state = ConnectionState()
+
+        let bootstrap = ClientBootstrap(group: eventLoop)
+            .connectTimeout(WebSocketFrameHandler.timeAmount(seconds: connectTimeout))
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .channelOption(
+                .writeBufferWaterMark,
+                value: .init(low: 64 * 1024, high: WebSocketFrameHandler.outboundHighWatermark(limits))
+            )
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let upgrader = NIOWebSocketClientUpgrader(
+                        maxFrameSize: min(max(limits.maxMessageBytes, 125), Int(UInt32.max)),
+                        automaticErrorHandling: false,
+                        upgradePipelineHandler: { channel, _ in
+                            channel.eventLoop.makeCompletedFuture {
+                                let connection = try WebSocketConnection.install(
+                                    on: channel,
+                                    isClient: true,
+                                    requestPath: path,
+                                    limits: limits,
+                                    state: state,
+                                    logger: logger
+                                )
+                                promise.succeed(connection)
+                            }
+                        }
+                    )
+                    let sync = channel.pipeline.syncOperations
+                    try sync.addHTTPClientHandlers(
+                        leftOverBytesStrategy: .forwardBytes,
+                        withClientUpgrade: (
+                            upgraders: [upgrader],
+                            completionHandler: { context in
+                                context.pipeline.syncOperations.removeHandler(
+                                    name: ClientHandshakeHandler.name,
+                                    promise: nil
+                                )
+                            }
+                        )
+                    )
+                    try sync.addHandler(
+                        ClientHandshakeHandler(
+                            address: address,
+                            path: path,
+                            timeout: connectTimeout,
+                            state: state,
+                            promise: promise
+                        ),
+                        name: ClientHandshakeHandler.name
+                    )
+                }
+            }
+
+        bootstrap.connect(host: host, port: port).whenComplete { result in
+            switch result {
+            case .success(let channel):
+                // Covers a close after the handshake handler left but before the upgrade finished.
+                channel.closeFuture.whenComplete { _ in
+                    promise.fail(
+                        WebSocketTransportError(.connectionFailed, "\(address) closed the connection during the WebSocket upgrade")
+                    )
+                }
+            case .failure(let error):
+                promise.fail(Self.describeConnectFailure(error, address: address, timeout: connectTimeout))
+            }
+        }
+        let connection = try await promise.futureResult.get()
+        logger.debug("WebSocket connected", metadata: ["ws.peer": "\(address)", "ws.path": "\(path)"])
+        return connection
+    }
+
+    static func describeConnectFailure(_ error: any Error, address: String, timeout: Double) -> WebSocketTransportError {
+        var underlying: [any Error] = [error]
+        if let error = error as? NIOConnectionError {
+            if let dnsError = error.dnsAError ?? error.dnsAAAAError, error.connectionErrors.isEmpty {
+                return WebSocketTransportError(.unknownHost, "could not resolve the host of \(address): \(dnsError)")
+            }
+            underlying = error.connectionErrors.map(\.error)
+        }
+        for error in underlying {
+            if let error = error as? IOError, error.errnoCode == ECONNREFUSED {
+                return WebSocketTransportError(.connectionRefused, "connection refused by \(address)")
+            }
+        }
+        for error in underlying {
+            if case ChannelError.connectTimeout = error {
+                return WebSocketTransportError(
+                    .timedOut,
+                    "connecting to \(address) timed out after \(WebSocketFrameHandler.formatSeconds(timeout)) s"
+                )
+            }
+            if let error = error as? IOError {
+                switch error.errnoCode {
+                case ENETUNREACH, EHOSTUNREACH:
+                    return WebSocketTransportError(.connectionFailed, "\(address) is unreachable from this network")
+                case ETIMEDOUT:
+                    return WebSocketTransportError(.timedOut, "connecting to \(address) timed out")
+                default:
+                    break
+                }
+            }
+            if case SocketAddressError.unknown = error {
+                return WebSocketTransportError(.unknownHost, "could not resolve the host of \(address)")
+            }
+        }
+        return WebSocketTransportError(.connectionFailed, "could not connect to \(address): \(error)")
+    }
+}

@@ -1,0 +1,153 @@
+import Logging
+import NIOCore
+import NIOWebSocket
+
+/// One open WebSocket carrying text messages, on either side (accepted by ``WebSocketServer`` or made by
+/// ``WebSocketClient``).
+///
+/// All methods are safe from any thread or task and never block: work hops onto the connection's event loop.
+/// The connection owns its socket; it closes when either side closes, on a protocol or limit violation,
+/// on idle timeout, or when the server stops. ``inbound`` finishes then, and ``closeReason`` says why.
+/// Dropping the last reference to a client connection closes it (code 1001); the server keeps its
+/// connections until they close or it stops.
+public final class WebSocketConnection: Sendable {
+    /// The peer's address, e.g. `"127.0.0.1:54321"` or `"[::1]:54321"`.
+    public let remoteDescription: String
+
+    /// The HTTP path of the upgrade request (`"/party/ABC"`); for client connections, the path connected to.
+    public let requestPath: String
+
+    /// Text messages from the peer in arrival order. Finishes when the connection closes.
+    /// Iterate it from one task; cancelling that iteration closes the connection.
+    public let inbound: AsyncStream<String>
+
+    private let channel: any Channel
+    private let handler: NIOLoopBound<WebSocketFrameHandler>
+    private let state: ConnectionState
+
+    private init(
+        channel: any Channel,
+        requestPath: String,
+        inbound: AsyncStream<String>,
+        handler: NIOLoopBound<WebSocketFrameHandler>,
+        state: ConnectionState
+    ) {
+        self.channel = channel
+        self.remoteDescription = Self.describe(channel.remoteAddress)
+        self.requestPath = requestPath
+        self.inbound = inbound
+        self.handler = handler
+        self.state = state
+    }
+
+    deinit {
+        let handler = self.handler
+        self.channel.eventLoop.execute {
+            handler.value.close(code: .goingAway, reason: "", recordedReason: "closed locally: connection released")
+        }
+    }
+
+    /// Queues one text message. Returns at once; the message is dropped if the connection is closing or closed.
+    public func send(_ text: String) {
+        self.onLoop { $0.send(text) }
+    }
+
+    /// Starts the close handshake: sends a close frame with `code` and `reason` (at most 123 UTF-8 bytes
+    /// go on the wire) and closes the socket when the peer answers, or after two seconds.
+    public func close(code: WebSocketErrorCode = .normalClosure, reason: String = "") {
+        let recorded = "closed locally (code \(UInt16(webSocketErrorCode: code))\(reason.isEmpty ? "" : ": \(reason)"))"
+        self.onLoop { $0.close(code: code, reason: reason, recordedReason: recorded) }
+    }
+
+    /// Why the connection closed or is closing ("peer closed (code 1000)", "message too big (…)",
+    /// "idle timeout (…)", "protocol error: …", "flood: …", "connection lost: …"); `nil` while open.
+    public var closeReason: String? {
+        self.state.reason
+    }
+
+    /// Closes because the server is stopping (code 1001).
+    func shutdown() {
+        self.onLoop { $0.close(code: .goingAway, reason: "server stopping", recordedReason: "server stopping") }
+    }
+
+    private func onLoop(_ body: @escaping @Sendable (WebSocketFrameHandler) -> Void) {
+        if self.channel.eventLoop.inEventLoop {
+            body(self.handler.value)
+        } else {
+            let handler = self.handler
+            self.channel.eventLoop.execute { body(handler.value) }
+        }
+    }
+
+    /// Adds the WebSocket handlers behind the encoder and decoder NIO's upgrader installed, and returns the
+    /// connection. Must run on the channel's event loop, from the upgrader's pipeline callback.
+    static func install(
+        on channel: any Channel,
+        isClient: Bool,
+        requestPath: String,
+        limits: WebSocketLimits,
+        state: ConnectionState,
+        logger: Logger
+    ) throws -> WebSocketConnection {
+        let (inbound, continuation) = AsyncStream.makeStream(
+            of: String.self,
+            bufferingPolicy: .bufferingOldest(max(1, limits.maxQueuedMessages))
+        )
+        var logger = logger
+        logger[metadataKey: "ws.peer"] = "\(Self.describe(channel.remoteAddress))"
+        let handler = WebSocketFrameHandler(
+            isClient: isClient,
+            limits: limits,
+            state: state,
+            continuation: continuation,
+            logger: logger
+        )
+        let sync = channel.pipeline.syncOperations
+        let decoder = try sync.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
+        try sync.addHandler(
+            WebSocketFrameGuard(expectMaskedFrames: !isClient, maxMessageBytes: limits.maxMessageBytes),
+            position: .before(decoder)
+        )
+        try sync.addHandler(
+            NIOWebSocketFrameAggregator(
+                minNonFinalFragmentSize: 0,
+                maxAccumulatedFrameCount: 1024,
+                maxAccumulatedFrameSize: limits.maxMessageBytes
+            )
+        )
+        try sync.addHandler(handler)
+
+        let boundHandler = NIOLoopBound(handler, eventLoop: channel.eventLoop)
+        continuation.onTermination = { [eventLoop = channel.eventLoop] termination in
+            guard case .cancelled = termination else { return }
+            eventLoop.execute {
+                boundHandler.value.close(
+                    code: .goingAway,
+                    reason: "",
+                    recordedReason: "closed locally: the inbound stream was cancelled"
+                )
+            }
+        }
+        logger.debug("WebSocket open", metadata: ["ws.path": "\(requestPath)"])
+        return WebSocketConnection(
+            channel: channel,
+            requestPath: requestPath,
+            inbound: inbound,
+            handler: boundHandler,
+            state: state
+        )
+    }
+
+    /// `ip:port` (IPv6 in brackets), or a fallback for addresses without a port.
+    static func describe(_ address: SocketAddress?) -> String {
+        guard let address else { return "unknown peer" }
+        switch address {
+        case .v4:
+            return "\(address.ipAddress ?? "?"):\(address.port ?? 0)"
+        case .v6:
+            return "[\(address.ipAddress ?? "?")]:\(address.port ?? 0)"
+        case .unixDomainSocket:
+            return address.pathname ?? "unix socket"
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import ArgumentParser
+import FFmpegKit
+import Foundation
+import Logging
+import PartyKit
+import PartyNet
+
+struct HostCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "host",
+        abstract: "Host a watch party: prints the link others join with. Without --server, serves it too."
+    )
+
+    @Argument(help: "Media files, in party order.") var files: [String]
+    @Option(help: "A party server to create the party on (default: serve it here).") var server: HostPort?
+    @Option(help: "Where to serve the party when there is no --server.") var listen = HostPort(host: "0.0.0.0", port: 7777)
+    @Option(help: "Your name.") var name = "host"
+    @Flag(help: "When you leave, the longest-present participant becomes host instead of the party ending.") var handoff = false
+    @Option(help: "Who may play, pause, seek and change rate: host or everyone.") var control: ControlPolicy = .host
+    @Option(help: "Party ID (default: a generated one).") var party: String?
+    @Option(help: "Join secret (default: a generated one).") var key: String?
+    @Flag(help: "No window, no sound device.") var headless = false
+    @Option(help: "Commands at seconds after joining, e.g. \"play@1,pause@5,seek:10@7,rate:1.5@9\".") var script: String?
+    @Option(help: "Leave (ending the party) after this many seconds.") var duration: Double?
+    @Flag(help: "Events as JSON lines.") var json = false
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give at least one media file") }
+        if let script { _ = try PartyScript(parsing: script) }
+        if let party, party.isEmpty || party.contains("/") || party.contains("?") { throw ValidationError("--party must be a plain name") }
+    }
+
+    func run() async throws {
+        FFmpegLog.configure()
+        guard headless else {
+            printError("windowed playback is not built yet; use --headless")
+            throw ExitCode.failure
+        }
+        for file in files {
+            do { _ = try InputFile(url: file) } catch {
+                printError(error.description)
+                throw ExitCode.failure
+            }
+        }
+        var logger = Logger(label: "tandem.host")
+        logger.logLevel = .warning
+        var rng = SystemRandomNumberGenerator()
+        let partyID = party ?? PartyLink.generateID(using: &rng)
+        let secret = key ?? PartyLink.generateKey(using: &rng)
+        var serverRunner: PartyServerRunner?
+        let target: HostPort
+        if let server {
+            target = server
+        } else {
+            let runner = PartyServerRunner(host: listen.host, port: listen.port, logger: logger)
+            do {
+                let port = try await runner.start()
+                target = HostPort(host: listen.host, port: port)
+            } catch {
+                printError("cannot listen on \(listen): \(error)")
+                throw ExitCode.failure
+            }
+            serverRunner = runner
+        }
+        let connectHost = target.host == "0.0.0.0" || target.host == "::" ? "127.0.0.1" : target.host
+        let shownHost = target.host == "0.0.0.0" || target.host == "::" ? ProcessInfo.processInfo.hostName : target.host
+        let output = PartyOutput(json: json)
+        output.link(PartyLink(host: shownHost, port: target.port, party: partyID, key: secret))
+        let config = PartyConfig(items: files.map { URL(fileURLWithPath: $0).lastPathComponent }, control: control, handoff: handoff)
+        let folders = Array(Set(files.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }))
+        let member = PartyMember(options: .init(
+            link: PartyLink(host: connectHost, port: target.port, party: partyID, key: secret), name: name, create: config,
+            mediaFolders: folders, playerOptions: MemberSession.playerOptions(headless: headless), logger: logger)) { output.notice($0) }
+        let status = await MemberSession.run(member, output: output, script: try script.map(PartyScript.init(parsing:)),
+                                             duration: duration)
+        await serverRunner?.stop()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+extension ControlPolicy: ExpressibleByArgument {}

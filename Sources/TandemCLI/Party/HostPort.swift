@@ -1,0 +1,24 @@
+import ArgumentParser
+
+/// `HOST:PORT` (or `[IPv6]:PORT`) as an option value.
+struct HostPort: ExpressibleByArgument, Sendable, CustomStringConvertible {
+    var host: String
+    var port: Int
+
+    init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    init?(argument: String) {
+        guard let colon = argument.lastIndex(of: ":"), let port = Int(argument[argument.index(after: colon)...]),
+              (0...65535).contains(port) else { return nil }
+        var host = String(argument[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { return nil }
+        self.host = host
+        self.port = port
+    }
+
+    var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}

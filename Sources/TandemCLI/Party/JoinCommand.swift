@@ -1,0 +1,47 @@
+import ArgumentParser
+import FFmpegKit
+import Foundation
+import Logging
+import PartyKit
+import PartyNet
+
+struct JoinCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "join",
+        abstract: "Join a watch party by its link (tandem://HOST:PORT/party/ID?key=SECRET)."
+    )
+
+    @Argument(help: "The party link.") var link: String
+    @Option(help: "Your name.") var name = ProcessInfo.processInfo.environment["USER"] ?? "guest"
+    @Flag(help: "No window, no sound device.") var headless = false
+    @Option(help: "Folders to find the party's media in (default: . and assets).") var media: [String] = []
+    @Option(help: "Commands at seconds after joining (when control is open to everyone).") var script: String?
+    @Option(help: "Leave after this many seconds.") var duration: Double?
+    @Flag(help: "Events as JSON lines.") var json = false
+
+    func validate() throws {
+        _ = try parsedLink()
+        if let script { _ = try PartyScript(parsing: script) }
+    }
+
+    func parsedLink() throws -> PartyLink {
+        do { return try PartyLink(parsing: link) } catch { throw ValidationError(error.description) }
+    }
+
+    func run() async throws {
+        FFmpegLog.configure()
+        guard headless else {
+            printError("windowed playback is not built yet; use --headless")
+            throw ExitCode.failure
+        }
+        var logger = Logger(label: "tandem.join")
+        logger.logLevel = .warning
+        let output = PartyOutput(json: json)
+        let member = PartyMember(options: .init(
+            link: try parsedLink(), name: name, mediaFolders: media.isEmpty ? [".", "assets"] : media,
+            playerOptions: MemberSession.playerOptions(headless: headless), logger: logger)) { output.notice($0) }
+        let status = await MemberSession.run(member, output: output, script: try script.map(PartyScript.init(parsing:)),
+                                             duration: duration)
+        if status != 0 { throw ExitCode(status) }
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import PartyKit
+import PartyNet
+import PlayerCore
+
+/// Runs a host or participant: status line, optional script, optional time limit, clean leave on
+/// SIGINT. Returns the exit status.
+enum MemberSession {
+    static func run(_ member: PartyMember, output: PartyOutput, script: PartyScript?, duration: Double?,
+                    afterJoin: @escaping @Sendable () async -> Void = {}) async -> Int32 {
+        let status = Task {
+            var joined = false
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: output.json ? 1_000_000_000 : 100_000_000)
+                let s = await member.status
+                if s.me != nil, !joined {
+                    joined = true
+                    await afterJoin()
+                }
+                output.show(s)
+            }
+        }
+        let scripted = Task {
+            while await member.status.me == nil {
+                if Task.isCancelled { return }
+                try? await Task.sleep(nanoseconds: 20_000_000)
+            }
+            let start = Date()
+            for step in script?.steps ?? [] {
+                let wait = step.at - Date().timeIntervalSince(start)
+                if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
+                if Task.isCancelled { return }
+                await member.request(step.action, value: step.value)
+            }
+        }
+        let stopper = Task {
+            await waitForSignalOrTimeout(duration)
+            if !Task.isCancelled { await member.leave() }
+        }
+        let outcome = await member.run()
+        stopper.cancel()
+        scripted.cancel()
+        status.cancel()
+        await member.shutDown()
+        output.finish()
+        switch outcome {
+        case .left:
+            return 0
+        case .ended(let reason):
+            output.line("party ended: \(reason)")
+            return 0
+        case .failed(let reason):
+            printError(reason)
+            return 1
+        }
+    }
+
+    /// Sinks for a party member: headless only for now (the window comes with the SDL issue).
+    static func playerOptions(headless: Bool) -> @Sendable () -> PlayerOptions {
+        { PlayerOptions(videoSink: NullVideoSink(), audioSink: NullAudioSink(realTime: true)) }
+    }
+}

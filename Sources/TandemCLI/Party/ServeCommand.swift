@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PartyNet
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run a party server (many parties at once) until interrupted."
+    )
+
+    @Option(help: "Address to listen on.") var listen = HostPort(host: "0.0.0.0", port: 7777)
+    @Option(help: "Stop after this many seconds (for scripts and tests).") var duration: Double?
+
+    func run() async throws {
+        var logger = Logger(label: "tandem.serve")
+        logger.logLevel = .info
+        let server = PartyServerRunner(host: listen.host, port: listen.port, logger: logger)
+        let port: Int
+        do {
+            port = try await server.start()
+        } catch {
+            printError("cannot listen on \(listen): \(error)")
+            throw ExitCode.failure
+        }
+        FileHandleOutput.standardOutput.write("listening on \(HostPort(host: listen.host, port: port))\n")
+        await waitForSignalOrTimeout(duration)
+        await server.stop()
+    }
+}
+
+/// Returns on SIGINT or SIGTERM, or after `seconds`.
+func waitForSignalOrTimeout(_ seconds: Double?) async {
+    await withTaskGroup(of: Void.self) { group in
+        group.addTask { await Signals.wait() }
+        if let seconds { group.addTask { try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9)) } }
+        await group.next()
+        group.cancelAll()
+    }
+}
+
+/// SIGINT/SIGTERM as an awaitable event.
+enum Signals {
+    static func wait() async {
+        let stream = AsyncStream<Void> { continuation in
+            signal(SIGINT, SIG_IGN)
+            signal(SIGTERM, SIG_IGN)
+            let sources = SignalSources([SIGINT, SIGTERM].map { sig in
+                let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+                source.setEventHandler { continuation.yield() }
+                source.resume()
+                return source
+            })
+            continuation.onTermination = { _ in sources.cancel() }
+        }
+        for await _ in stream { return }
+    }
+}
+
+/// Dispatch's signal sources are thread-safe but not marked Sendable; this box only cancels them.
+private final class SignalSources: @unchecked Sendable {
+    private let sources: [any DispatchSourceSignal]
+    init(_ sources: [any DispatchSourceSignal]) { self.sources = sources }
+    func cancel() { sources.forEach { $0.cancel() } }
+}

@@ -1,0 +1,6 @@
+import Testing
+@testable import PartyKit
+
+@Suite struct PartyLinkTests {
+    @Test func placeholder() {}
+}

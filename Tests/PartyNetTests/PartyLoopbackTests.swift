@@ -1,0 +1,121 @@
+import Foundation
+import Logging
+import PartyKit
+import PartyNet
+import PlayerCore
+import Synchronization
+import Testing
+
+/// A real server, host and participant on loopback sockets, with real players.
+@Suite(.serialized) struct PartyLoopbackTests {
+    static let media = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("assets").path
+
+    final class Notices: Sendable {
+        private let lines = Mutex<[String]>([])
+        func add(_ n: PartyNotice) { lines.withLock { $0.append(n.text) } }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    static func member(_ link: PartyLink, name: String, create: PartyConfig? = nil, notices: Notices) -> PartyMember {
+        PartyMember(options: .init(link: link, name: name, create: create, mediaFolders: [media],
+                                   playerOptions: { PlayerOptions(videoSink: NullVideoSink(), audioSink: nil) },
+                                   logger: Logger(label: "test")), notices: { notices.add($0) })
+    }
+
+    static func waitUntil(_ seconds: Double = 15, _ predicate: () async -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if await predicate() { return true }
+            try? await Task.sleep(nanoseconds: 20_000_000)
+        }
+        return await predicate()
+    }
+
+    @Test func hostAndParticipantPlayTheSameThingAtTheSameInstant() async throws {
+        let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
+        let port = try await server.start()
+        let link = PartyLink(host: "127.0.0.1", port: port, party: "loop", key: "k")
+        let hostNotices = Notices(), guestNotices = Notices()
+        let host = Self.member(link, name: "Hana", create: PartyConfig(items: ["party.mp4"]), notices: hostNotices)
+        let guest = Self.member(link, name: "Gus", notices: guestNotices)
+        let hostRun = Task { await host.run() }
+        #expect(await Self.waitUntil { await host.status.me != nil })
+        let guestRun = Task { await guest.run() }
+        #expect(await Self.waitUntil { await guest.status.synced })
+        #expect(hostNotices.all.contains("Gus joined the party"))
+        await host.request(.play)
+        #expect(await Self.waitUntil {
+            let s = await guest.status
+            return s.playing && (s.position ?? 0) > 1
+        })
+        // Both players, read on this machine's one monotonic clock, agree.
+        guard let a = await host.currentPlayer, let b = await guest.currentPlayer else { Issue.record("no players"); return }
+        let now = MonotonicTimeSource().now()
+        #expect(abs(a.clock.position(at: now) - b.clock.position(at: now)) < 0.005)
+        // A participant may not pause a host-controlled party.
+        await guest.request(.pause)
+        #expect(await Self.waitUntil { guestNotices.all.contains { $0.contains("only the host can pause") } })
+        await guest.leave()
+        #expect(await guestRun.value == .left)
+        #expect(await Self.waitUntil { hostNotices.all.contains { $0.hasPrefix("Gus left") } })
+        await host.leave()
+        #expect(await hostRun.value == .left)
+        await host.shutDown()
+        await guest.shutDown()
+        await server.stop()
+    }
+
+    @Test func wrongKeyUnknownPartyAndNoServerFailClearly() async throws {
+        let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
+        let port = try await server.start()
+        let notices = Notices()
+        let host = Self.member(PartyLink(host: "127.0.0.1", port: port, party: "p", key: "right"), name: "h",
+                               create: PartyConfig(items: ["party.mp4"]), notices: notices)
+        let hostRun = Task { await host.run() }
+        #expect(await Self.waitUntil { await host.status.me != nil })
+
+        let wrong = Self.member(PartyLink(host: "127.0.0.1", port: port, party: "p", key: "wrong"), name: "x", notices: notices)
+        guard case .ended(let reason) = await wrong.run() else { Issue.record("wrong key joined"); return }
+        #expect(reason.contains("wrong key"))
+
+        let unknown = Self.member(PartyLink(host: "127.0.0.1", port: port, party: "nope", key: "k"), name: "x", notices: notices)
+        guard case .ended(let why) = await unknown.run() else { Issue.record("unknown party joined"); return }
+        #expect(why.contains("no party"))
+
+        await host.leave()
+        _ = await hostRun.value
+        await host.shutDown()
+        await server.stop()
+
+        let refused = Self.member(PartyLink(host: "127.0.0.1", port: port, party: "p", key: "k"), name: "x", notices: notices)
+        guard case .failed(let message) = await refused.run() else { Issue.record("joined a stopped server"); return }
+        #expect(message.contains("127.0.0.1:\(port)"))
+    }
+
+    @Test func aGarbageClientIsDroppedAndThePartyGoesOn() async throws {
+        let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
+        let port = try await server.start()
+        let notices = Notices()
+        let link = PartyLink(host: "127.0.0.1", port: port, party: "g", key: "k")
+        let host = Self.member(link, name: "h", create: PartyConfig(items: ["party.mp4"]), notices: notices)
+        let hostRun = Task { await host.run() }
+        #expect(await Self.waitUntil { await host.status.synced })
+        let rogue = try await WebSocketClient.connect(host: "127.0.0.1", port: port, path: "/party/g", logger: Logger(label: "test"))
+        rogue.send("{\"type\": \"hello\", \"version\": 99, \"party\": \"g\", \"key\": \"k\", \"name\": \"r\"}")
+        var replies: [String] = []
+        for await text in rogue.inbound { replies.append(text) }
+        #expect(replies.first?.contains("versionMismatch") == true)
+        let garbage = try await WebSocketClient.connect(host: "127.0.0.1", port: port, path: "/party/g", logger: Logger(label: "test"))
+        garbage.send("not json at all")
+        var garbageReplies: [String] = []
+        for await text in garbage.inbound { garbageReplies.append(text) }
+        #expect(garbageReplies.first?.contains("badMessage") == true)
+        await host.request(.play)
+        #expect(await Self.waitUntil { await host.status.playing })
+        await host.leave()
+        _ = await hostRun.value
+        await host.shutDown()
+        await server.stop()
+    }
+}

@@ -68,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "TandemCLI",
             dependencies: [
-                "PlayerCore", "FFmpegKit", "PartyKit", "PartyNet",
+                "PlayerCore", "FFmpegKit", "PartyKit", "PartyNet", "MPVIPC",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

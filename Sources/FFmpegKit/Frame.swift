@@ -24,6 +24,13 @@ public final class Frame: @unchecked Sendable {
 
     public func unref() { av_frame_unref(pointer) }
 
+    /// A new frame referencing the same buffers (no copy of the samples or pixels).
+    public func clone() -> Frame {
+        let out = Frame()
+        av_frame_ref(out.pointer, pointer)
+        return out
+    }
+
     public var width: Int { Int(pointer.pointee.width) }
     public var height: Int { Int(pointer.pointee.height) }
     /// Audio samples per channel.

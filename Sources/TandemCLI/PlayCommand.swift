@@ -2,6 +2,7 @@ import ArgumentParser
 import FFmpegKit
 import Foundation
 import PlayerCore
+import MPVIPC
 
 struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,6 +22,7 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(help: "Write the played audio to a 16-bit WAV file.") var wav: String?
     @Option(help: "Save the first presented picture as PNG.") var snapshot: String?
     @Flag(help: "Print events as JSON lines on stdout; the last is the end summary.") var json = false
+    @Option(help: "Serve a subset of mpv's JSON IPC on this UNIX socket (see docs/ipc.md).") var ipc: String?
 
     func validate() throws {
         guard Player.rateRange.contains(speed) else { throw ValidationError("--speed must be within 0.25…4.0") }
@@ -59,20 +61,32 @@ struct PlayCommand: AsyncParsableCommand {
         let player: Player
         do {
             player = try await Player.open(file, options: PlayerOptions(videoSink: video, audioSink: audioSink, fast: fast,
-                                                                        videoStreamIndex: firstVideo))
+                                                                        videoStreamIndex: firstVideo, rate: speed))
         } catch {
             printError(error.description)
             throw ExitCode.failure
         }
         output.opened(player)
+        var ipcServer: IPCServer?
+        if let ipc {
+            let server = IPCServer(socketPath: ipc, target: PlayerIPCTarget(player: player, onQuit: {
+                Task { await player.close() }
+            }))
+            do { try await server.start() } catch {
+                printError(error.description)
+                await player.close()
+                throw ExitCode.failure
+            }
+            ipcServer = server
+        }
         let events = player.events()
         let watcher = Task { await output.follow(events, player: player) }
         player.setStopPosition(end)
-        if speed != 1 { player.setRate(speed) }
         if let start { await player.seek(to: start) }
         player.play()
         await player.waitUntilEnded()
         let stats = player.stats
+        await ipcServer?.stop()
         await player.close()
         await watcher.value
         output.finished(stats: stats, mediaSeconds: max(0, stats.endPosition - (start ?? 0)),

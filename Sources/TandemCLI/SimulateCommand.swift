@@ -30,7 +30,7 @@ struct SimulateCommand: AsyncParsableCommand {
     func validate() throws {
         guard participants >= 1, participants <= 64 else { throw ValidationError("--participants must be 1…64") }
         guard duration >= 5 else { throw ValidationError("--duration must be at least 5 s") }
-        guard (0...100).contains(loss), latency >= 0, jitter >= 0, drift >= 0 else { throw ValidationError("negative or impossible link settings") }
+        guard (0..<100).contains(loss), latency >= 0, jitter >= 0, drift >= 0 else { throw ValidationError("negative or impossible link settings") }
     }
 
     func run() async throws {

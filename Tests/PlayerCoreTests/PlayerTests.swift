@@ -46,8 +46,7 @@ import Testing
         let wav = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-rate-\(rate)-\(getpid()).wav").path
         defer { try? FileManager.default.removeItem(atPath: wav) }
         let player = try await Player.open(file, options: PlayerOptions(
-            videoSink: nil, audioSink: try WAVAudioSink(path: wav, realTime: false), fast: true))
-        player.setRate(rate)
+            videoSink: nil, audioSink: try WAVAudioSink(path: wav, realTime: false), fast: true, rate: rate))
         player.play()
         await player.waitUntilEnded()
         await player.close()

@@ -205,7 +205,7 @@ public struct ParticipantCore: Sendable {
     }
 
     public func statusMessage(_ state: Status.State) -> Action {
-        .send(.status(Status(epoch: appliedEpoch, state: state, skewMs: lastError.map { $0 * 1000 },
+        .send(.status(Status(epoch: appliedEpoch, state: state, skewMs: lastError.map { $0 * 1000 }.flatMap { $0.isFinite ? $0 : nil },
                              rttMs: clockSync.estimate.map { $0.minDelay * 1000 },
                              offsetUncertaintyMs: clockSync.estimate.map { $0.uncertainty * 1000 })))
     }

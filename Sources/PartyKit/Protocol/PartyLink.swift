@@ -24,7 +24,9 @@ public struct PartyLink: Sendable, Equatable, CustomStringConvertible {
     public init(parsing text: String) throws(ParseError) {
         guard let url = URLComponents(string: text) else { throw .invalid(text, "not a URL") }
         guard url.scheme == "tandem" else { throw .invalid(text, "expected tandem://HOST:PORT/party/ID?key=SECRET") }
-        guard let host = url.host, !host.isEmpty else { throw .invalid(text, "no host") }
+        guard var host = url.host, !host.isEmpty else { throw .invalid(text, "no host") }
+        // Foundation keeps an IPv6 literal's brackets; the socket layer wants the bare address.
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard let port = url.port, (1...65535).contains(port) else { throw .invalid(text, "no port") }
         let parts = url.path.split(separator: "/")
         guard parts.count == 2, parts[0] == "party", !parts[1].isEmpty else { throw .invalid(text, "path must be /party/ID") }

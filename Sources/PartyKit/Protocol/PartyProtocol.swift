@@ -32,7 +32,9 @@ public enum PartyProtocol {
     public static func encode(_ message: PartyMessage) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        // Encoding these plain value types cannot fail.
+        // JSON has no NaN or infinity: written as strings they fail to decode on the other side
+        // (a clear bad-message error) instead of trapping here. Nothing else can fail.
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         let data = try! encoder.encode(Envelope(message))
         return String(decoding: data, as: UTF8.self)
     }

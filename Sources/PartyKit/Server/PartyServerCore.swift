@@ -21,6 +21,8 @@ public struct PartyServerCore: Sendable {
     /// Added to the worst round trip: time to act on a play/pause/rate, and to preroll a seek.
     public static let commandMargin = 0.06
     public static let seekPrerollMargin = 0.25
+    /// Seek targets beyond this (about 11.5 days) are refused: nobody means them, and they overflow timestamps.
+    public static let maxPosition = 1e6
 
     struct Connection: Sendable {
         var openedAt: Double
@@ -32,10 +34,14 @@ public struct PartyServerCore: Sendable {
 
     private var connections: [Int: Connection] = [:]
     private(set) var parties: [String: PartyState] = [:]
-    private var tokenCounter: UInt64
 
-    /// `seed` makes seat tokens reproducible in tests and simulations.
-    public init(seed: UInt64 = 0x5EED) { tokenCounter = seed }
+    public init() {}
+
+    /// A seat token: 128 bits from the system's secure generator, so no token can be derived from another.
+    static func newToken() -> String {
+        var rng = SystemRandomNumberGenerator()
+        return String(rng.next(), radix: 36) + String(rng.next(), radix: 36)
+    }
 
     public var partyCount: Int { parties.count }
     public func timeline(of party: String) -> Timeline? { parties[party]?.timeline }
@@ -150,9 +156,8 @@ public struct PartyServerCore: Sendable {
             let role: Role = hello.create != nil && party.hostID == nil ? .host : .participant
             seatID = "p\(party.nextSeat)"
             party.nextSeat += 1
-            tokenCounter = tokenCounter &* 6364136223846793005 &+ 1442695040888963407
             let info = ParticipantInfo(id: seatID, name: name.isEmpty ? seatID : name, role: role, joinedAt: now)
-            party.seats[seatID] = PartyState.Seat(info: info, token: String(tokenCounter, radix: 36), connection: id)
+            party.seats[seatID] = PartyState.Seat(info: info, token: Self.newToken(), connection: id)
             for other in party.connected where other.info.id != seatID {
                 out.append(.send(connection: other.connection!, .joined(info)))
             }
@@ -213,7 +218,10 @@ public struct PartyServerCore: Sendable {
         }
         let current = party.timeline
         let jump = command.action == .seek || command.action == .item
-        let at = now + party.lead(jump: jump)
+        // A rate change needs the long lead too: players cut their audio exactly on the change
+        // only if they have not rendered that far ahead yet. A command never lands before the
+        // one it follows (a pause right after a seek must not undo the seek).
+        let at = max(now + party.lead(jump: jump || command.action == .rate), current.partyTime)
         var next = current.continued(at: at)
         switch command.action {
         case .play: next.playing = true
@@ -222,7 +230,9 @@ public struct PartyServerCore: Sendable {
             guard let v = command.value, v.isFinite else { return refuse(command, id, "rate needs a value") }
             next.rate = min(max(v, 0.25), 4)
         case .seek:
-            guard let v = command.value, v.isFinite, v >= 0 else { return refuse(command, id, "seek needs a position ≥ 0") }
+            guard let v = command.value, v.isFinite, (0...Self.maxPosition).contains(v) else {
+                return refuse(command, id, "seek needs a position within 0…\(Int(Self.maxPosition)) s")
+            }
             next.position = v
             next.jump = true
         case .item:

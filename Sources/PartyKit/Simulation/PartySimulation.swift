@@ -73,7 +73,7 @@ public final class PartySimulation {
     public private(set) var samples: [SkewSample] = []
     public private(set) var log: [String] = []
     private let world = SimulatedWorldTime()
-    private var server = PartyServerCore(seed: 1)
+    private var server = PartyServerCore()
     private var members: [Member] = []
     private var queue: [(time: Double, seq: Int, event: Event)] = []
     private var seq = 0
@@ -84,6 +84,8 @@ public final class PartySimulation {
     private var joinerIndex: Int { members.count - 1 }
 
     public init(settings: Settings) {
+        precondition(settings.participants >= 1, "a simulated party needs at least one participant")
+        precondition((0..<1).contains(settings.loss), "loss must be below 100 %: a link that loses everything never delivers")
         self.settings = settings
         rng = SplitMix64(seed: settings.seed)
     }

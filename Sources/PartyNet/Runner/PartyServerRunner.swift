@@ -9,7 +9,7 @@ public actor PartyServerRunner {
     static let tickInterval = 0.25
 
     private let server: WebSocketServer
-    private var core = PartyServerCore(seed: UInt64.random(in: 1...UInt64.max))
+    private var core = PartyServerCore()
     private var connections: [Int: WebSocketConnection] = [:]
     private var nextConnection = 1
     private var ticker: Task<Void, Never>?

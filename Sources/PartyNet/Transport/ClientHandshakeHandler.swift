@@ -4,7 +4,10 @@ import NIOHTTP1
 
 /// Client side of the HTTP upgrade: sends the GET request when the TCP connection is up, and turns every
 /// way the upgrade can fail (non-101 answer, bad accept key, garbage, silence, hang-up) into a
-/// ``WebSocketTransportError`` on `promise`. Removed from the pipeline when the upgrade succeeds.
+/// ``WebSocketTransportError`` on `promise`. Removed from the pipeline when the upgrade starts; the
+/// upgrade callback then completes the promise through ``succeed(_:)``.
+///
+/// The promise is dropped once completed, so nothing here keeps the connection alive afterwards.
 final class ClientHandshakeHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias OutboundOut = HTTPClientRequestPart
@@ -14,7 +17,7 @@ final class ClientHandshakeHandler: ChannelInboundHandler, RemovableChannelHandl
     private let address: String
     private let path: String
     private let timeout: Double
-    private let promise: EventLoopPromise<WebSocketConnection>
+    private var promise: EventLoopPromise<WebSocketConnection>?
     private let state: ConnectionState
     private var timeoutTask: Scheduled<Void>?
 
@@ -47,7 +50,12 @@ final class ClientHandshakeHandler: ChannelInboundHandler, RemovableChannelHandl
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        self.fail(context: context, .connectionFailed, "\(self.address) closed the connection during the WebSocket upgrade")
+        self.fail(
+            channel: context.channel,
+            .connectionFailed,
+            "\(self.address) closed the connection during the WebSocket upgrade",
+            alreadyClosed: true
+        )
         context.fireChannelInactive()
     }
 
@@ -94,13 +102,25 @@ final class ClientHandshakeHandler: ChannelInboundHandler, RemovableChannelHandl
         context.writeAndFlush(Self.wrapOutboundOut(.end(nil)), promise: nil)
     }
 
-    /// Fails the connect call (first failure wins) and drops the connection.
-    private func fail(context: ChannelHandlerContext, _ kind: WebSocketTransportError.Kind, _ message: String) {
+    /// Completes the connect call with the upgraded connection.
+    func succeed(_ connection: WebSocketConnection) {
+        self.promise?.succeed(connection)
+        self.promise = nil
+    }
+
+    /// Fails the connect call if it is still pending and closes the channel unless `alreadyClosed`.
+    func fail(channel: any Channel, _ kind: WebSocketTransportError.Kind, _ message: String, alreadyClosed: Bool = false) {
         self.timeoutTask?.cancel()
         self.timeoutTask = nil
+        guard let promise = self.promise else { return }
+        self.promise = nil
         self.state.record(message)
-        self.promise.fail(WebSocketTransportError(kind, message))
-        self.state.close(context.channel)
+        promise.fail(WebSocketTransportError(kind, message))
+        if !alreadyClosed { self.state.close(channel) }
+    }
+
+    private func fail(context: ChannelHandlerContext, _ kind: WebSocketTransportError.Kind, _ message: String) {
+        self.fail(channel: context.channel, kind, message)
     }
 }
 

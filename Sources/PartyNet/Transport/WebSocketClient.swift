@@ -49,20 +49,37 @@ public enum WebSocketClient {
             )
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    let handshake = ClientHandshakeHandler(
+                        address: address,
+                        path: path,
+                        timeout: connectTimeout,
+                        state: state,
+                        promise: promise
+                    )
+                    let boundHandshake = NIOLoopBound(handshake, eventLoop: channel.eventLoop)
                     let upgrader = NIOWebSocketClientUpgrader(
                         maxFrameSize: min(max(limits.maxMessageBytes, 125), Int(UInt32.max)),
                         automaticErrorHandling: false,
                         upgradePipelineHandler: { channel, _ in
                             channel.eventLoop.makeCompletedFuture {
-                                let connection = try WebSocketConnection.install(
-                                    on: channel,
-                                    isClient: true,
-                                    requestPath: path,
-                                    limits: limits,
-                                    state: state,
-                                    logger: logger
-                                )
-                                promise.succeed(connection)
+                                do {
+                                    let connection = try WebSocketConnection.install(
+                                        on: channel,
+                                        isClient: true,
+                                        requestPath: path,
+                                        limits: limits,
+                                        state: state,
+                                        logger: logger
+                                    )
+                                    boundHandshake.value.succeed(connection)
+                                } catch {
+                                    boundHandshake.value.fail(
+                                        channel: channel,
+                                        .connectionFailed,
+                                        "WebSocket setup for \(address) failed: \(error)"
+                                    )
+                                    throw error
+                                }
                             }
                         }
                     )
@@ -79,31 +96,21 @@ public enum WebSocketClient {
                             }
                         )
                     )
-                    try sync.addHandler(
-                        ClientHandshakeHandler(
-                            address: address,
-                            path: path,
-                            timeout: connectTimeout,
-                            state: state,
-                            promise: promise
-                        ),
-                        name: ClientHandshakeHandler.name
-                    )
+                    try sync.addHandler(handshake, name: ClientHandshakeHandler.name)
+                    // Covers a close after the handshake handler left the pipeline but before the upgrade finished.
+                    channel.closeFuture.whenComplete { _ in
+                        boundHandshake.value.fail(
+                            channel: channel,
+                            .connectionFailed,
+                            "\(address) closed the connection during the WebSocket upgrade",
+                            alreadyClosed: true
+                        )
+                    }
                 }
             }
 
-        bootstrap.connect(host: host, port: port).whenComplete { result in
-            switch result {
-            case .success(let channel):
-                // Covers a close after the handshake handler left but before the upgrade finished.
-                channel.closeFuture.whenComplete { _ in
-                    promise.fail(
-                        WebSocketTransportError(.connectionFailed, "\(address) closed the connection during the WebSocket upgrade")
-                    )
-                }
-            case .failure(let error):
-                promise.fail(Self.describeConnectFailure(error, address: address, timeout: connectTimeout))
-            }
+        bootstrap.connect(host: host, port: port).whenFailure { error in
+            promise.fail(Self.describeConnectFailure(error, address: address, timeout: connectTimeout))
         }
         let connection = try await promise.futureResult.get()
         logger.debug("WebSocket connected", metadata: ["ws.peer": "\(address)", "ws.path": "\(path)"])

@@ -208,20 +208,33 @@ public final class WebSocketServer: Sendable {
             },
             upgradePipelineHandler: { [weak self, logger = self.logger] channel, head in
                 channel.eventLoop.makeCompletedFuture {
-                    let connection = try WebSocketConnection.install(
-                        on: channel,
-                        isClient: false,
-                        requestPath: HTTPGateHandler.pathOnly(head.uri),
-                        limits: limits,
-                        state: state,
-                        logger: logger
-                    )
+                    let connection: WebSocketConnection
+                    do {
+                        connection = try WebSocketConnection.install(
+                            on: channel,
+                            isClient: false,
+                            requestPath: HTTPGateHandler.pathOnly(head.uri),
+                            limits: limits,
+                            state: state,
+                            logger: logger
+                        )
+                    } catch {
+                        state.record("WebSocket setup failed: \(error)")
+                        state.close(channel)
+                        throw error
+                    }
                     let registered = self?.registry.withLock { registry in
-                        guard registry.children[id] != nil else { return false }
+                        guard case .running = registry.phase, registry.children[id] != nil else { return false }
                         registry.children[id]?.connection = connection
                         return true
                     } ?? false
-                    if registered, channel.isActive {
+                    guard registered else {
+                        // The server is stopping or gone: this socket is already being closed.
+                        state.record("server stopping")
+                        state.close(channel)
+                        return
+                    }
+                    if channel.isActive {
                         onConnection(connection)
                     }
                 }

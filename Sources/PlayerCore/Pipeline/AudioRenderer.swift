@@ -9,12 +9,13 @@ import Foundation
 /// sample covers, so the clock is re-anchored from what is actually handed to the device,
 /// whatever rate, tempo or correction was in force when it was made.
 final class AudioRenderer: AudioSource, @unchecked Sendable {
-    /// Output buffered ahead of the sink. Short, so rate changes and corrections are heard soon;
-    /// long enough to ride out a decoder hiccup.
-    static let bufferSeconds = 0.15
+    /// Output buffered ahead of the sink. Short, so corrections are heard soon and a rate change
+    /// announced 250 ms ahead (as parties do) finds its frame not yet rendered, to be cut exactly
+    /// on the change; long enough to ride out a decoder hiccup.
+    static let bufferSeconds = 0.1
     /// Sound buffered before a seek counts as prerolled: a scheduled start then plays from the
     /// buffer, not from a decoder racing the device.
-    static let prerollSeconds = 0.1
+    static let prerollSeconds = 0.06
 
     struct Chunk {
         var serial: Int
@@ -56,27 +57,22 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
     // MARK: Producer thread
 
     func runProducer() {
-        let resampler = AudioResampler(output: format)
-        var tempo: AudioTempoFilter?
+        var stage = ProducerStage(format: format)
         var serial = -1
-        var cursor = 0.0
-        var scratch: [UInt8] = []
         var stopReached = false
+        // Output made for this generation: enough of it completes the preroll (a fast sink may
+        // already have taken it, so the buffer's fill would not tell).
+        var producedSinceSeek = 0
+        let prerollFrames = Int(Self.prerollSeconds * Double(format.sampleRate))
         while let item = frames.get() {
-            let media = cursor.isNaN ? (item.payloadPosition ?? 0) : cursor
-            let (current, rate, correction, stop) = control.read {
-                ($0.serial, $0.tempo(forMedia: media), $0.correction, $0.stopPosition)
-            }
+            let (current, stop) = control.read { ($0.serial, $0.stopPosition) }
             guard item.serial == current else { continue }
             if item.serial != serial {
                 serial = item.serial
-                resampler.reset()
-                tempo = nil
-                cursor = .nan
+                stage.reset()
                 stopReached = false
+                producedSinceSeek = 0
             }
-            if tempo?.tempo ?? 1 != rate { tempo = rate == 1 ? nil : AudioTempoFilter(tempo: rate) }
-            let mediaPerFrame = rate * (1 + correction) / Double(format.sampleRate)
             do {
                 switch item.entry {
                 case .payload(let audio):
@@ -87,46 +83,47 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
                         frame.keepLeadingSamples(Int(((stop - audio.position) * Double(frame.sampleRate)).rounded()))
                         stopReached = true
                     }
-                    if tempo == nil || cursor.isNaN { cursor = audio.position }
-                    scratch.removeAll(keepingCapacity: true)
-                    var produced = 0
-                    if let tempo {
-                        try tempo.process(frame) { out throws(FFmpegError) in
-                            produced += try resampler.convert(out, correction: correction, into: &scratch)
-                        }
-                    } else if frame.sampleCount > 0 {
-                        produced = try resampler.convert(frame, correction: correction, into: &scratch)
-                    }
                     let kept = frame.sampleCount
+                    for (part, position) in split(frame, at: audio.position) {
+                        let (rate, correction) = control.read { ($0.tempo(forMedia: position), $0.correction) }
+                        let chunk = try stage.render(part, position: position, rate: rate, correction: correction)
+                        guard enqueue(serial: serial, data: chunk.data, frames: chunk.frames,
+                                      start: chunk.start, mediaPerFrame: chunk.mediaPerFrame) else { return }
+                        producedSinceSeek += chunk.frames
+                    }
                     let end = audio.position + Double(kept) / Double(frame.sampleRate)
                     control.update { s in
                         guard s.serial == serial else { return }
                         s.stats.audioSamples += kept
                         s.stats.endPosition = max(s.stats.endPosition, end)
                     }
-                    guard enqueue(serial: serial, data: scratch, frames: produced,
-                                  start: cursor, mediaPerFrame: mediaPerFrame) else { return }
-                    cursor += Double(produced) * mediaPerFrame
-                    if buffered >= Int(Self.prerollSeconds * Double(format.sampleRate)) {
-                        control.markPrerolled(serial: serial, video: false)
-                    }
+                    if producedSinceSeek >= prerollFrames { control.markPrerolled(serial: serial, video: false) }
                     if stopReached { finish(serial: serial) }
                 case .end:
-                    if let tempo, !stopReached {
-                        scratch.removeAll(keepingCapacity: true)
-                        var produced = 0
-                        try tempo.process(nil) { out throws(FFmpegError) in
-                            produced += try resampler.convert(out, correction: 0, into: &scratch)
-                        }
-                        guard enqueue(serial: serial, data: scratch, frames: produced,
-                                      start: cursor, mediaPerFrame: mediaPerFrame) else { return }
+                    if !stopReached {
+                        let chunk = try stage.drain()
+                        guard enqueue(serial: serial, data: chunk.data, frames: chunk.frames,
+                                      start: chunk.start, mediaPerFrame: chunk.mediaPerFrame) else { return }
+                        finish(serial: serial)
                     }
-                    if !stopReached { finish(serial: serial) }
                 }
             } catch {
                 control.events.emit(.warning("audio: \(error)"))
             }
         }
+    }
+
+    /// A frame that straddles a pending rate change is cut there: what comes before plays at the
+    /// old tempo, the rest at the new, so the change is heard on its instant.
+    private func split(_ frame: Frame, at position: Double) -> [(Frame, Double)] {
+        let rate = Double(frame.sampleRate)
+        guard let at = control.read({ $0.rateSwitchPosition }), at > position else { return [(frame, position)] }
+        let n = Int(((at - position) * rate).rounded())
+        guard n > 0, n < frame.sampleCount else { return [(frame, position)] }
+        let head = frame.clone()
+        head.keepLeadingSamples(n)
+        frame.dropLeadingSamples(n)
+        return [(head, position), (frame, position + Double(n) / rate)]
     }
 
     /// Appends a chunk, waiting while the buffer is full. False once aborted.
@@ -153,8 +150,6 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
             chunks.removeFirst()
         }
     }
-
-    private var buffered: Int { condition.withLock { bufferedFrames } }
 
     private func finish(serial: Int) {
         condition.withLock {

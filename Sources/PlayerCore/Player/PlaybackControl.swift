@@ -46,6 +46,12 @@ final class PlaybackControl: Sendable {
             if clock != before { rate = clock.rate / (1 + correction) }
         }
 
+        /// Media position where a pending rate change takes effect, if one is pending while playing.
+        var rateSwitchPosition: Double? {
+            guard let next = clock.next, !next.isPaused, !clock.isPaused else { return nil }
+            return next.anchorPosition
+        }
+
         /// The tempo for audio at media position `media`: a pending rate change applies to the
         /// sound from the position where it takes effect, so what is heard switches on the instant.
         func tempo(forMedia media: Double) -> Double {
@@ -64,7 +70,7 @@ final class PlaybackControl: Sendable {
     private let waiters = Mutex<[(serial: Int, resume: @Sendable () -> Void)]>([])
     let events: EventHub
 
-    init(hasVideo: Bool, hasAudio: Bool, fast: Bool, time: any TimeSource, events: EventHub) {
+    init(hasVideo: Bool, hasAudio: Bool, fast: Bool, rate: Double, time: any TimeSource, events: EventHub) {
         self.hasVideo = hasVideo
         self.hasAudio = hasAudio
         self.fast = fast
@@ -74,6 +80,8 @@ final class PlaybackControl: Sendable {
         initial.pendingSeek = nil
         initial.videoPrerolled = !hasVideo
         initial.audioPrerolled = !hasAudio
+        initial.rate = rate
+        initial.clock.rate = rate
         state = Mutex(initial)
     }
 

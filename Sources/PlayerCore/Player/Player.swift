@@ -66,8 +66,9 @@ public final class Player: Sendable {
             try Decoder(input: input, streamIndex: i, threads: options.decoderThreads)
         }
 
-        let control = PlaybackControl(hasVideo: videoDecoder != nil, hasAudio: audioDecoder != nil,
-                                      fast: options.fast, time: options.timeSource, events: hub)
+        let control = PlaybackControl(hasVideo: videoDecoder != nil, hasAudio: audioDecoder != nil, fast: options.fast,
+                                      rate: min(max(options.rate, Self.rateRange.lowerBound), Self.rateRange.upperBound),
+                                      time: options.timeSource, events: hub)
         self.control = control
         var routes: [Demuxer.Route] = []
         var workers: [WorkerThread] = []

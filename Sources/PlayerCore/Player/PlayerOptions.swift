@@ -14,12 +14,15 @@ public struct PlayerOptions: Sendable {
     public var videoStreamIndex: Int?
     /// Decoder threads; 0 lets FFmpeg choose from the core count.
     public var decoderThreads: Int
+    /// Speed from the first sample on (so the preroll is already made at it); clamped to 0.25…4.
+    public var rate: Double
     public var logger: Logger
 
     public init(videoSink: (any VideoSink)? = NullVideoSink(), audioSink: (any AudioSink)? = NullAudioSink(),
                 fast: Bool = false, timeSource: any TimeSource = MonotonicTimeSource(),
-                videoStreamIndex: Int? = nil, decoderThreads: Int = 0,
+                videoStreamIndex: Int? = nil, decoderThreads: Int = 0, rate: Double = 1,
                 logger: Logger = Logger(label: "tandem.player")) {
+        self.rate = rate
         self.videoSink = videoSink
         self.audioSink = audioSink
         self.fast = fast

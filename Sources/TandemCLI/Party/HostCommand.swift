@@ -23,6 +23,7 @@ struct HostCommand: AsyncParsableCommand {
     @Option(help: "Commands at seconds after joining, e.g. \"play@1,pause@5,seek:10@7,rate:1.5@9\".") var script: String?
     @Option(help: "Leave (ending the party) after this many seconds.") var duration: Double?
     @Flag(help: "Events as JSON lines.") var json = false
+    @Option(help: "Serve a subset of mpv's JSON IPC on this UNIX socket (see docs/ipc.md).") var ipc: String?
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one media file") }
@@ -72,7 +73,7 @@ struct HostCommand: AsyncParsableCommand {
             link: PartyLink(host: connectHost, port: target.port, party: partyID, key: secret), name: name, create: config,
             mediaFolders: folders, playerOptions: MemberSession.playerOptions(headless: headless), logger: logger)) { output.notice($0) }
         let status = await MemberSession.run(member, output: output, script: try script.map(PartyScript.init(parsing:)),
-                                             duration: duration)
+                                             duration: duration, ipc: ipc)
         await serverRunner?.stop()
         if status != 0 { throw ExitCode(status) }
     }

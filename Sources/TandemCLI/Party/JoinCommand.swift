@@ -18,6 +18,7 @@ struct JoinCommand: AsyncParsableCommand {
     @Option(help: "Commands at seconds after joining (when control is open to everyone).") var script: String?
     @Option(help: "Leave after this many seconds.") var duration: Double?
     @Flag(help: "Events as JSON lines.") var json = false
+    @Option(help: "Serve a subset of mpv's JSON IPC on this UNIX socket (see docs/ipc.md).") var ipc: String?
 
     func validate() throws {
         _ = try parsedLink()
@@ -41,7 +42,7 @@ struct JoinCommand: AsyncParsableCommand {
             link: try parsedLink(), name: name, mediaFolders: media.isEmpty ? [".", "assets"] : media,
             playerOptions: MemberSession.playerOptions(headless: headless), logger: logger)) { output.notice($0) }
         let status = await MemberSession.run(member, output: output, script: try script.map(PartyScript.init(parsing:)),
-                                             duration: duration)
+                                             duration: duration, ipc: ipc)
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -3,12 +3,24 @@ import Foundation
 import PartyKit
 import PartyNet
 import PlayerCore
+import MPVIPC
 
 /// Runs a host or participant: status line, optional script, optional time limit, clean leave on
 /// SIGINT. Returns the exit status.
 enum MemberSession {
     static func run(_ member: PartyMember, output: PartyOutput, script: PartyScript?, duration: Double?,
-                    afterJoin: @escaping @Sendable () async -> Void = {}) async -> Int32 {
+                    ipc: String?, afterJoin: @escaping @Sendable () async -> Void = {}) async -> Int32 {
+        var ipcServer: IPCServer?
+        if let ipc {
+            let server = IPCServer(socketPath: ipc, target: PartyIPCTarget(member: member, onQuit: {
+                Task { await member.leave() }
+            }))
+            do { try await server.start() } catch {
+                printError(error.description)
+                return 1
+            }
+            ipcServer = server
+        }
         let status = Task {
             var joined = false
             while !Task.isCancelled {
@@ -42,6 +54,7 @@ enum MemberSession {
         stopper.cancel()
         scripted.cancel()
         status.cancel()
+        await ipcServer?.stop()
         await member.shutDown()
         output.finish()
         switch outcome {

@@ -13,11 +13,11 @@ struct PartyScript: Sendable {
     init(parsing text: String) throws {
         steps = try text.split(separator: ",").map { part in
             let pieces = part.split(separator: "@")
-            guard pieces.count == 2, let at = Double(pieces[1]), at >= 0 else { throw ScriptError(part: String(part)) }
+            guard pieces.count == 2, let at = Double(pieces[1]), at.isFinite, at >= 0 else { throw ScriptError(part: String(part)) }
             let command = pieces[0].split(separator: ":")
             guard let action = Command.Action(rawValue: String(command[0])) else { throw ScriptError(part: String(part)) }
             let value = command.count > 1 ? Double(command[1]) : nil
-            if command.count > 1, value == nil { throw ScriptError(part: String(part)) }
+            if command.count > 1, !(value?.isFinite ?? false) { throw ScriptError(part: String(part)) }
             return Step(at: at, action: action, value: value)
         }.sorted { $0.at < $1.at }
     }

@@ -1,0 +1,61 @@
+import FFmpegKit
+
+/// The audio producer's conversion state: tempo filter (when the rate is not 1), resampler, and
+/// the media time of the next output sample. Output chunks say where they start in the media and
+/// how much media each sample covers, whatever tempo and correction made them.
+struct ProducerStage {
+    struct Chunk {
+        var data: [UInt8]
+        var frames: Int
+        var start: Double
+        var mediaPerFrame: Double
+    }
+
+    let format: AudioFormat
+    private let resampler: AudioResampler
+    private var tempo: AudioTempoFilter?
+    private var cursor = Double.nan
+    private var scratch: [UInt8] = []
+
+    init(format: AudioFormat) {
+        self.format = format
+        resampler = AudioResampler(output: format)
+    }
+
+    /// After a seek: nothing buffered, the next frame sets the media time.
+    mutating func reset() {
+        resampler.reset()
+        tempo = nil
+        cursor = .nan
+    }
+
+    mutating func render(_ frame: Frame, position: Double, rate: Double, correction: Double) throws(FFmpegError) -> Chunk {
+        if tempo?.tempo ?? 1 != rate { tempo = rate == 1 ? nil : AudioTempoFilter(tempo: rate) }
+        // Without a tempo filter output follows input sample for sample: take the frame's own time.
+        if tempo == nil || cursor.isNaN { cursor = position }
+        let mediaPerFrame = rate * (1 + correction) / Double(format.sampleRate)
+        scratch.removeAll(keepingCapacity: true)
+        var produced = 0
+        if let tempo {
+            try tempo.process(frame) { [resampler] out throws(FFmpegError) in
+                produced += try resampler.convert(out, correction: correction, into: &scratch)
+            }
+        } else if frame.sampleCount > 0 {
+            produced = try resampler.convert(frame, correction: correction, into: &scratch)
+        }
+        let chunk = Chunk(data: scratch, frames: produced, start: cursor, mediaPerFrame: mediaPerFrame)
+        cursor += Double(produced) * mediaPerFrame
+        return chunk
+    }
+
+    /// What the tempo filter still holds, at the end of the stream.
+    mutating func drain() throws(FFmpegError) -> Chunk {
+        let mediaPerFrame = (tempo?.tempo ?? 1) / Double(format.sampleRate)
+        scratch.removeAll(keepingCapacity: true)
+        var produced = 0
+        try tempo?.process(nil) { [resampler] out throws(FFmpegError) in
+            produced += try resampler.convert(out, correction: 0, into: &scratch)
+        }
+        return Chunk(data: scratch, frames: produced, start: cursor, mediaPerFrame: mediaPerFrame)
+    }
+}

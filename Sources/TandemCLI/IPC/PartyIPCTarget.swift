@@ -1,0 +1,40 @@
+import MPVIPC
+import PartyKit
+import PartyNet
+import PlayerCore
+
+/// mpv IPC on a party member (`tandem host/join --ipc`): properties come from the member's player;
+/// pause, speed and seek become party requests (the server may refuse them: the refusal is shown
+/// as a notice, as the party's rules say).
+struct PartyIPCTarget: IPCTarget {
+    let member: PartyMember
+    let onQuit: @Sendable () -> Void
+
+    func property(_ property: IPCProperty) async -> IPCValue? {
+        let status = await member.status
+        switch property {
+        case .timePos: return (await member.currentPlayer?.position).map { .double($0) }
+        case .pause: return .bool(!status.playing)
+        case .speed: return (await member.currentPlayer?.rate).map { .double($0) }
+        case .duration: return status.duration.map { .double($0) }
+        }
+    }
+
+    func setPause(_ paused: Bool) async throws(IPCRefusal) { await member.request(paused ? .pause : .play) }
+
+    func setSpeed(_ speed: Double) async throws(IPCRefusal) {
+        guard Player.rateRange.contains(speed) else { throw IPCRefusal("speed must be within 0.25…4") }
+        await member.request(.rate, value: speed)
+    }
+
+    func seek(to seconds: Double) async throws(IPCRefusal) { await member.request(.seek, value: seconds) }
+
+    func quit() async { onQuit() }
+
+    func propertyChanges() -> AsyncStream<IPCPropertyChange> {
+        PropertyPoller.changes { [member] in
+            let status = await member.status
+            return (!status.playing, await member.currentPlayer?.rate ?? 1, status.duration)
+        }
+    }
+}

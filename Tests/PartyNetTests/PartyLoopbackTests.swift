@@ -76,11 +76,11 @@ import Testing
         #expect(await Self.waitUntil { await host.status.me != nil })
 
         let wrong = Self.member(PartyLink(host: "127.0.0.1", port: port, party: "p", key: "wrong"), name: "x", notices: notices)
-        guard case .ended(let reason) = await wrong.run() else { Issue.record("wrong key joined"); return }
+        guard case .failed(let reason) = await wrong.run() else { Issue.record("wrong key joined"); return }
         #expect(reason.contains("wrong key"))
 
         let unknown = Self.member(PartyLink(host: "127.0.0.1", port: port, party: "nope", key: "k"), name: "x", notices: notices)
-        guard case .ended(let why) = await unknown.run() else { Issue.record("unknown party joined"); return }
+        guard case .failed(let why) = await unknown.run() else { Issue.record("unknown party joined"); return }
         #expect(why.contains("no party"))
 
         await host.leave()
@@ -117,5 +117,41 @@ import Testing
         _ = await hostRun.value
         await host.shutDown()
         await server.stop()
+    }
+
+    @Test func afterAServerRestartTheHostRecreatesThePartyAndEveryoneComesBack() async throws {
+        let first = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
+        let port = try await first.start()
+        let link = PartyLink(host: "127.0.0.1", port: port, party: "again", key: "k")
+        let notices = Notices()
+        let host = Self.member(link, name: "Hana", create: PartyConfig(items: ["party.mp4"]), notices: notices)
+        let guest = Self.member(link, name: "Gus", notices: notices)
+        let hostRun = Task { await host.run() }
+        #expect(await Self.waitUntil { await host.status.me != nil })
+        let guestRun = Task { await guest.run() }
+        #expect(await Self.waitUntil { await guest.status.synced })
+        await host.request(.play)
+        #expect(await Self.waitUntil { await guest.status.playing })
+        await first.stop()
+        #expect(await Self.waitUntil { !(await guest.status.connected) })
+        let second = PartyServerRunner(host: "127.0.0.1", port: port, logger: Logger(label: "test"))
+        _ = try await second.start()
+        // The host re-creates the party where it was; the guest's resumed hello finds it.
+        #expect(await Self.waitUntil(30) {
+            let h = await host.status, g = await guest.status
+            return h.connected && g.connected && g.synced && g.playing && g.participants.count == 2
+        })
+        guard let a = await host.currentPlayer, let b = await guest.currentPlayer else { Issue.record("no players"); return }
+        #expect(await Self.waitUntil(10) {
+            let now = MonotonicTimeSource().now()
+            return abs(a.clock.position(at: now) - b.clock.position(at: now)) < 0.01
+        })
+        await guest.leave()
+        await host.leave()
+        _ = await guestRun.value
+        _ = await hostRun.value
+        await host.shutDown()
+        await guest.shutDown()
+        await second.stop()
     }
 }

@@ -182,9 +182,13 @@ public actor PartyMember {
             case .setCorrection(let c):
                 player?.setCorrection(c)
             case .notice(let notice):
+                if case .error(let error) = notice, core.ended, outcome == nil {
+                    // Refused by the server (wrong key, unknown party, version…): a failure, not an end.
+                    outcome = .failed(error.message)
+                }
                 notices(notice)
             case .disconnect(let reason):
-                if core.ended { outcome = .ended(reason) }
+                if core.ended, outcome == nil { outcome = .ended(reason) }
                 connection?.close(reason: String(reason.prefix(120)))
             }
         }

@@ -139,6 +139,9 @@ public actor PartyMember {
 
     public func chat(_ text: String) async { await perform([.send(.chat(ChatText(text: text)))]) }
 
+    /// Asks the server who is here (answered as a notice).
+    public func listParticipants() async { await perform([.send(.listParticipants)]) }
+
     /// Says bye and stops.
     public func leave() async {
         leaving = true

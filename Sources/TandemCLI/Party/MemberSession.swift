@@ -46,12 +46,22 @@ enum MemberSession {
                 await member.request(step.action, value: step.value)
             }
         }
+        // Lines typed on a terminal are chat; "/who" lists who is here.
+        let chat = Task.detached {
+            guard isatty(0) != 0 else { return }
+            while let line = readLine(strippingNewline: true) {
+                if Task.isCancelled { return }
+                let text = line.trimmingCharacters(in: .whitespaces)
+                if text == "/who" { await member.listParticipants() } else if !text.isEmpty { await member.chat(text) }
+            }
+        }
         let stopper = Task {
             await waitForSignalOrTimeout(duration)
             if !Task.isCancelled { await member.leave() }
         }
         let outcome = await member.run()
         stopper.cancel()
+        chat.cancel()
         scripted.cancel()
         status.cancel()
         await ipcServer?.stop()

@@ -33,6 +33,26 @@ struct BenchCommand: AsyncParsableCommand {
         if usage.exitCode != 0 { throw BenchError("\(what) exited with \(usage.exitCode)") }
     }
 
+    /// Runs `mine` and `reference` alternately `runs` times and reports the medians of wall time,
+    /// CPU time and peak memory as ratios.
+    static func alternate(_ title: String, runs: Int, mine: [String], reference: [String]) throws {
+        var a: [ChildProcess.Usage] = [], b: [ChildProcess.Usage] = []
+        for _ in 0..<runs {
+            let m = try ChildProcess.run(mine)
+            try check(m, "tandem")
+            let r = try ChildProcess.run(reference)
+            try check(r, reference[0])
+            a.append(m)
+            b.append(r)
+        }
+        let mib = { (u: ChildProcess.Usage) in Double(u.peakRSS) / 1048576 }
+        report("\(title) (\(runs) alternate runs, medians)", [
+            ("wall s", median(a.map(\.wallSeconds)), median(b.map(\.wallSeconds))),
+            ("cpu s", median(a.map(\.cpuSeconds)), median(b.map(\.cpuSeconds))),
+            ("peak RSS MiB", median(a.map(mib)), median(b.map(mib))),
+        ])
+    }
+
     struct Decode: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "`tandem play --fast` against `ffmpeg -threads 0 -i FILE -f null -`: wall time and peak memory.")
@@ -40,20 +60,8 @@ struct BenchCommand: AsyncParsableCommand {
         @Option var runs = 5
 
         func run() throws {
-            var mine: [ChildProcess.Usage] = [], theirs: [ChildProcess.Usage] = []
-            for _ in 0..<runs {
-                let a = try ChildProcess.run([BenchCommand.selfPath, "play", "--fast", file])
-                try check(a, "tandem")
-                let b = try ChildProcess.run(["ffmpeg", "-v", "quiet", "-threads", "0", "-i", file, "-f", "null", "-"])
-                try check(b, "ffmpeg")
-                mine.append(a)
-                theirs.append(b)
-            }
-            report("decode \(file) (\(runs) alternate runs, medians)", [
-                ("wall s", median(mine.map(\.wallSeconds)), median(theirs.map(\.wallSeconds))),
-                ("cpu s", median(mine.map(\.cpuSeconds)), median(theirs.map(\.cpuSeconds))),
-                ("peak RSS MiB", median(mine.map { Double($0.peakRSS) / 1048576 }), median(theirs.map { Double($0.peakRSS) / 1048576 })),
-            ])
+            try alternate("decode \(file)", runs: runs, mine: [BenchCommand.selfPath, "play", "--fast", file],
+                          reference: ["ffmpeg", "-v", "quiet", "-threads", "0", "-i", file, "-f", "null", "-"])
         }
     }
 
@@ -64,20 +72,8 @@ struct BenchCommand: AsyncParsableCommand {
         @Option var runs = 1
 
         func run() throws {
-            var mine: [ChildProcess.Usage] = [], theirs: [ChildProcess.Usage] = []
-            for _ in 0..<runs {
-                let a = try ChildProcess.run([BenchCommand.selfPath, "play", "--headless", file])
-                try check(a, "tandem")
-                let b = try ChildProcess.run(["mpv", "--no-config", "--really-quiet", "--vo=null", "--ao=null", file])
-                try check(b, "mpv")
-                mine.append(a)
-                theirs.append(b)
-            }
-            report("real-time headless \(file) (\(runs) alternate runs, medians)", [
-                ("wall s", median(mine.map(\.wallSeconds)), median(theirs.map(\.wallSeconds))),
-                ("cpu s", median(mine.map(\.cpuSeconds)), median(theirs.map(\.cpuSeconds))),
-                ("peak RSS MiB", median(mine.map { Double($0.peakRSS) / 1048576 }), median(theirs.map { Double($0.peakRSS) / 1048576 })),
-            ])
+            try alternate("real-time headless \(file)", runs: runs, mine: [BenchCommand.selfPath, "play", "--headless", file],
+                          reference: ["mpv", "--no-config", "--really-quiet", "--vo=null", "--ao=null", file])
         }
     }
 

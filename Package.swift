@@ -22,6 +22,8 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev",
                               "libswscale-dev", "libswresample-dev", "libavfilter-dev"])]
         ),
+        // SDL2 for windowed playback and sound (the window module comes with the SDL issue).
+        .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
         // Thin owners of FFmpeg objects: one Swift value frees each C object.
         .target(name: "FFmpegKit", dependencies: ["CFFmpeg"]),
         // Demux → packet queues → decoders → frame queues → presentation by the media clock.

@@ -22,6 +22,7 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "Clock drift bound, ± (ppm), drawn per host.") var drift = 200.0
     @Option(help: "Simulated seconds.") var duration = 30.0
     @Option var seed: UInt64 = 1
+    @Flag(help: "Take one participant's link down for 1.5 s, four fifths of the way in; it reconnects.") var disconnect = false
     @Option(help: "Write every skew sample as CSV.") var csv: String?
     @Option(help: "Write a plot of skew over time (SVG).") var plot: String?
     @Flag(help: "One JSON summary line.") var json = false
@@ -40,9 +41,11 @@ struct SimulateCommand: AsyncParsableCommand {
             printError("\(media): \(Int(length)) s is too short for a \(Int(duration)) s simulation (the script plays about \(Int(duration * 0.75 + 2)) s of it)")
             throw ExitCode.failure
         }
-        let simulation = PartySimulation(settings: .init(
+        var settings = PartySimulation.Settings(
             file: media, participants: participants, latency: latency / 1000, jitter: jitter / 1000, loss: loss / 100,
-            drift: drift * 1e-6, duration: duration, seed: seed))
+            drift: drift * 1e-6, duration: duration, seed: seed)
+        settings.disconnect = disconnect
+        let simulation = PartySimulation(settings: settings)
         let report: SimulationReport
         do {
             report = try await simulation.run()

@@ -77,14 +77,6 @@ import Testing
         #expect(abs(retransmissions / Double(n) - 1) < 0.1)
     }
 
-    @Test func outages() {
-        var link = SimulatedLink(latency: 0.05, jitter: 0, loss: 0)
-        link.outages = [5...6, 10...12]
-        #expect(!link.isDown(at: 4.99))
-        #expect(link.isDown(at: 5))
-        #expect(link.isDown(at: 11))
-        #expect(!link.isDown(at: 12.01))
-    }
 
     @Test func simulatedClockMapsBothWays() {
         let clock = SimulatedClock(offset: -321.5, drift: 150e-6)

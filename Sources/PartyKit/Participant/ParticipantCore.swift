@@ -55,6 +55,8 @@ public struct ParticipantCore: Sendable {
     private var lastPartyNow: Double?
     private var pings: [Int: Double] = [:]
     private var nextPingID = 1
+    /// Pings sent since the clock was last measured from scratch.
+    private var burstSent = 0
     private var nextPing = -Double.infinity
     private var nextCheck = -Double.infinity
     private var nextStatus = -Double.infinity
@@ -83,6 +85,7 @@ public struct ParticipantCore: Sendable {
     public mutating func reconnect(now: Double) -> [Action] {
         clockSync = ClockSync()
         pings.removeAll()
+        burstSent = 0
         nextPing = -Double.infinity
         var again = hello
         again.resume = token
@@ -217,7 +220,9 @@ public struct ParticipantCore: Sendable {
         let id = nextPingID
         nextPingID += 1
         pings[id] = now
-        nextPing = now + clockSync.nextInterval
+        // The burst is its first `burstCount` pings, sent back to back; then the steady pace.
+        burstSent += 1
+        nextPing = now + (burstSent < ClockSync.burstCount ? ClockSync.burstInterval : ClockSync.steadyInterval)
         return [.send(.timePing(TimePing(id: id, t0: now)))]
     }
 

@@ -3,7 +3,7 @@ import Foundation
 import PlayerCore
 
 /// A party server, a host and N participants in one process over simulated links, with real players
-/// decoding a real file. Time is simulated (true time is known), so each member's skew against the
+/// decoding a real file (optionally one participant's link goes down for 1.5 s and it reconnects). Time is simulated (true time is known), so each member's skew against the
 /// reference timeline is measured exactly; the run need not take real time. Same seed, same result.
 public final class PartySimulation {
     public struct Settings: Sendable {
@@ -18,6 +18,8 @@ public final class PartySimulation {
         public var seed: UInt64
         /// Skew is sampled this often (true seconds).
         public var sampleInterval = 0.01
+        /// Take participant 1's link down for `outageSeconds`, four fifths of the way in (it reconnects).
+        public var disconnect = false
         public init(file: String, participants: Int = 3, latency: Double = 0.05, jitter: Double = 0.02, loss: Double = 0.01,
                     drift: Double = 200e-6, duration: Double = 30, seed: UInt64 = 1) {
             self.file = file
@@ -38,7 +40,9 @@ public final class PartySimulation {
         var up: SimulatedLink
         var down: SimulatedLink
         let player: Player
-        let connection: Int
+        /// The member's current connection to the server (a new one after each reconnect).
+        var connection: Int
+        var linkUp = true
         var joinedAt: Double?
         var correction = 0.0
         var maxCorrection = 0.0
@@ -60,8 +64,10 @@ public final class PartySimulation {
     }
 
     enum Event {
-        case toServer(member: Int, text: String)
-        case toMember(member: Int, text: String)
+        case toServer(connection: Int, text: String)
+        case toMember(member: Int, connection: Int, text: String)
+        case linkDown(member: Int)
+        case linkUp(member: Int)
         case wake(member: Int)
         case start(member: Int)
         case command(Command.Action, Double?)
@@ -82,6 +88,9 @@ public final class PartySimulation {
     private let party = "sim-party"
     private let key = "sim-key"
     private var joinerIndex: Int { members.count - 1 }
+    private var nextConnection = 1000
+    /// A participant's link goes down for this long, four fifths of the way in (it reconnects).
+    static let outageSeconds = 1.5
 
     public init(settings: Settings) {
         precondition(settings.participants >= 1, "a simulated party needs at least one participant")
@@ -115,6 +124,10 @@ public final class PartySimulation {
         schedule(d * 0.6, .command(.seek, 2.0))
         schedule(d * 0.75, .command(.rate, 1.25))
         schedule(d * 0.85, .command(.rate, 1.0))
+        if settings.disconnect, count > 2 {
+            schedule(d * 0.8, .linkDown(member: 1))
+            schedule(d * 0.8 + Self.outageSeconds, .linkUp(member: 1))
+        }
         schedule(0, .serverTick)
         schedule(0, .sample)
 
@@ -149,11 +162,11 @@ public final class PartySimulation {
             apply(server.connected(m.connection, now: t))
             await perform(m.core.start(now: m.clock.local(t)), member: i, at: t)
             schedule(t + 0.01, .wake(member: i))
-        case .toServer(let i, let text):
-            apply(server.received(members[i].connection, text: text, now: t))
-        case .toMember(let i, let text):
-            guard let message = try? PartyProtocol.decode(text) else { return }
+        case .toServer(let connection, let text):
+            apply(server.received(connection, text: text, now: t))
+        case .toMember(let i, let connection, let text):
             let m = members[i]
+            guard m.linkUp, m.connection == connection, let message = try? PartyProtocol.decode(text) else { return }
             await perform(m.core.receive(message, now: m.clock.local(t)), member: i, at: t)
         case .wake(let i):
             let m = members[i]
@@ -166,6 +179,19 @@ public final class PartySimulation {
         case .command(let action, let value):
             let host = members[0]
             await perform([host.core.request(action, value: value)], member: 0, at: t)
+        case .linkDown(let i):
+            let m = members[i]
+            m.linkUp = false
+            log.append(String(format: "%8.3f %@: link down", t, m.name))
+            apply(server.disconnected(m.connection, now: t))
+        case .linkUp(let i):
+            let m = members[i]
+            m.linkUp = true
+            m.connection = nextConnection
+            nextConnection += 1
+            log.append(String(format: "%8.3f %@: link up, reconnecting", t, m.name))
+            apply(server.connected(m.connection, now: t))
+            await perform(m.core.reconnect(now: m.clock.local(t)), member: i, at: t)
         case .serverTick:
             apply(server.tick(now: t))
             schedule(t + 0.25, .serverTick)
@@ -182,9 +208,9 @@ public final class PartySimulation {
             case .send(let connection, let message):
                 if case .timeline(let timeline) = message, references.last?.epoch != timeline.epoch { references.append(timeline) }
                 if case .welcome(let welcome) = message, references.isEmpty { references.append(welcome.timeline) }
-                let i = connection - 1
+                guard let i = members.firstIndex(where: { $0.connection == connection }), members[i].linkUp else { continue }
                 let at = members[i].down.deliveryTime(sentAt: t, using: &rng)
-                schedule(at, .toMember(member: i, text: PartyProtocol.encode(message)))
+                schedule(at, .toMember(member: i, connection: connection, text: PartyProtocol.encode(message)))
             case .close: break
             case .log(let line): log.append(String(format: "%8.3f server: ", t) + line)
             }
@@ -196,8 +222,9 @@ public final class PartySimulation {
         for action in actions {
             switch action {
             case .send(let message):
+                guard m.linkUp else { continue }
                 let at = m.up.deliveryTime(sentAt: t, using: &rng)
-                schedule(at, .toServer(member: i, text: PartyProtocol.encode(message)))
+                schedule(at, .toServer(connection: m.connection, text: PartyProtocol.encode(message)))
             case .seek(_, let position, let at, let playing, let rate, let epoch, let catchUp):
                 m.seeks += 1
                 m.player.setRate(rate)

@@ -11,8 +11,6 @@ public struct SimulatedLink: Sendable {
     /// TCP's minimum retransmission timeout (Linux: 200 ms), added per loss.
     public var retransmitTimeout: Double
     private var lastDelivery = -Double.infinity
-    /// Outages (true-time intervals) during which the link is down: the connection drops.
-    public var outages: [ClosedRange<Double>] = []
 
     public init(latency: Double, jitter: Double, loss: Double, retransmitTimeout: Double = 0.2) {
         self.latency = latency
@@ -20,8 +18,6 @@ public struct SimulatedLink: Sendable {
         self.loss = loss
         self.retransmitTimeout = retransmitTimeout
     }
-
-    public func isDown(at t: Double) -> Bool { outages.contains { $0.contains(t) } }
 
     /// True time at which a message sent at `t` arrives.
     public mutating func deliveryTime<R: RandomNumberGenerator>(sentAt t: Double, using rng: inout R) -> Double {

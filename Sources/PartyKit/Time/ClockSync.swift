@@ -37,7 +37,7 @@ public struct ClockSync: Sendable {
 
     /// Exchanges sent back to back on join: enough low-delay samples for a first estimate.
     public static let burstCount = 16
-    public static let burstInterval = 0.03
+    public static let burstInterval = 0.015
     /// Steady pace afterwards. Offsets are only as good as the lowest-delay exchanges, and with
     /// jitter few exchanges are low-delay: four a second (≈100 bytes each) give enough of them.
     public static let steadyInterval = 0.25

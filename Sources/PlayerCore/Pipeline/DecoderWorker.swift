@@ -11,6 +11,8 @@ final class DecoderWorker: Sendable {
     /// Tolerance when comparing a frame's time with a seek target: timestamps are exact
     /// fractions, the target a Double; half a microsecond is below any time base in use.
     static let targetTolerance = 5e-7
+    /// Sends of one packet answered EAGAIN before it is dropped as undecodable.
+    static let maxSendAttempts = 64
 
     private let decoder: Decoder
     private let packets: PacketQueue
@@ -47,7 +49,11 @@ final class DecoderWorker: Sendable {
             do {
                 switch item.entry {
                 case .payload(let packet):
-                    while try decoder.send(packet) == .again {
+                    // EAGAIN on send means "take frames first"; a decoder that keeps saying so while
+                    // giving none (damaged data) loses this packet rather than spin.
+                    var attempts = 0
+                    while try decoder.send(packet) == .again, attempts < Self.maxSendAttempts {
+                        attempts += 1
                         guard receiveAll(frame, serial: serial, target: &target, next: &nextPosition) else { return }
                     }
                     guard receiveAll(frame, serial: serial, target: &target, next: &nextPosition) else { return }
@@ -73,8 +79,9 @@ final class DecoderWorker: Sendable {
             do {
                 status = try decoder.receive(into: frame)
             } catch {
+                // The frame is lost; asking again could fail the same way for ever.
                 control.events.emit(.warning("\(decoder.codecName) decoder: \(error.reason)"))
-                continue
+                return true
             }
             guard status == .ok else { return true }
             guard emit(frame, serial: serial, target: &target, next: &next) else { return false }

@@ -55,8 +55,6 @@ public struct ParticipantCore: Sendable {
     private var lastPartyNow: Double?
     private var pings: [Int: Double] = [:]
     private var nextPingID = 1
-    /// Pings sent since the clock was last measured from scratch.
-    private var burstSent = 0
     private var nextPing = -Double.infinity
     private var nextCheck = -Double.infinity
     private var nextStatus = -Double.infinity
@@ -85,7 +83,6 @@ public struct ParticipantCore: Sendable {
     public mutating func reconnect(now: Double) -> [Action] {
         clockSync = ClockSync()
         pings.removeAll()
-        burstSent = 0
         nextPing = -Double.infinity
         var again = hello
         again.resume = token
@@ -216,13 +213,13 @@ public struct ParticipantCore: Sendable {
     // MARK: Following the timeline
 
     private mutating func ping(now: Double) -> [Action] {
-        if pings.count > 16 { pings.removeAll() }  // answers lost to a reconnect: start afresh
+        if pings.count > 64 { pings.removeAll() }  // answers that will never come: start afresh
         let id = nextPingID
         nextPingID += 1
         pings[id] = now
-        // The burst is its first `burstCount` pings, sent back to back; then the steady pace.
-        burstSent += 1
-        nextPing = now + (burstSent < ClockSync.burstCount ? ClockSync.burstInterval : ClockSync.steadyInterval)
+        // Back to back until `burstCount` answers are in (a few more pings than that are in flight by
+        // then, and the extra low-delay samples sharpen the first estimate), then the steady pace.
+        nextPing = now + clockSync.nextInterval
         return [.send(.timePing(TimePing(id: id, t0: now)))]
     }
 

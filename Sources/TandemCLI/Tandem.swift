@@ -9,9 +9,6 @@ struct Tandem: AsyncParsableCommand {
     )
 }
 
-/// A failure already explained to the user on stderr: exit 1 without more words.
-struct ReportedFailure: Error {}
-
 func printError(_ message: String) {
     FileHandleOutput.standardError.write("tandem: \(message)\n")
 }

@@ -740,7 +740,6 @@ import Testing
         let disconnected = core.disconnected(42, now: 0)
         let ticked = core.tick(now: 100)
         #expect(received.isEmpty && disconnected.isEmpty && ticked.isEmpty)
-        #expect(core.nextDeadline(after: 5) > 5)
         #expect(core.partyCount == 0)
     }
 }

@@ -110,9 +110,6 @@ public struct PartyServerCore: Sendable {
         return out
     }
 
-    /// When `tick` next has something to do, at the latest.
-    public func nextDeadline(after now: Double) -> Double { now + 0.25 }
-
     // MARK: Hello
 
     private mutating func handleHello(_ hello: Hello, from id: Int, now: Double) -> [Output] {

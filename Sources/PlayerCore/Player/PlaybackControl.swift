@@ -77,7 +77,6 @@ final class PlaybackControl: Sendable {
         self.time = time
         self.events = events
         var initial = State()
-        initial.pendingSeek = nil
         initial.videoPrerolled = !hasVideo
         initial.audioPrerolled = !hasAudio
         initial.rate = rate

@@ -71,7 +71,7 @@ struct HostCommand: AsyncParsableCommand {
         let folders = Array(Set(files.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }))
         let member = PartyMember(options: .init(
             link: PartyLink(host: connectHost, port: target.port, party: partyID, key: secret), name: name, create: config,
-            mediaFolders: folders, playerOptions: MemberSession.playerOptions(headless: headless), logger: logger)) { output.notice($0) }
+            mediaFolders: folders, playerOptions: MemberSession.headlessPlayerOptions(), logger: logger)) { output.notice($0) }
         let status = await MemberSession.run(member, output: output, script: try script.map(PartyScript.init(parsing:)),
                                              duration: duration, ipc: ipc)
         await serverRunner?.stop()

@@ -40,7 +40,7 @@ struct JoinCommand: AsyncParsableCommand {
         let output = PartyOutput(json: json)
         let member = PartyMember(options: .init(
             link: try parsedLink(), name: name, mediaFolders: media.isEmpty ? [".", "assets"] : media,
-            playerOptions: MemberSession.playerOptions(headless: headless), logger: logger)) { output.notice($0) }
+            playerOptions: MemberSession.headlessPlayerOptions(), logger: logger)) { output.notice($0) }
         let status = await MemberSession.run(member, output: output, script: try script.map(PartyScript.init(parsing:)),
                                              duration: duration, ipc: ipc)
         if status != 0 { throw ExitCode(status) }

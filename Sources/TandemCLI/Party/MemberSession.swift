@@ -80,7 +80,7 @@ enum MemberSession {
     }
 
     /// Sinks for a party member: headless only for now (the window comes with the SDL issue).
-    static func playerOptions(headless: Bool) -> @Sendable () -> PlayerOptions {
+    static func headlessPlayerOptions() -> @Sendable () -> PlayerOptions {
         { PlayerOptions(videoSink: NullVideoSink(), audioSink: NullAudioSink(realTime: true)) }
     }
 }

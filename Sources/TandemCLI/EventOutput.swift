@@ -18,6 +18,9 @@ final class EventOutput: Sendable {
         status = FileHandleOutput.standardError.isTerminal
     }
 
+    /// Per-picture events are needed only to show the A-V difference on the status line.
+    var wantsFrames: Bool { status }
+
     func opened(_ player: Player) {
         emit(["event": "open", "file": player.url, "durationSeconds": player.duration ?? NSNull(),
               "video": player.hasVideo, "audio": player.hasAudio])
@@ -35,10 +38,10 @@ final class EventOutput: Sendable {
             case .warning(let message):
                 if json { emit(["event": "warning", "message": message]) } else { clearStatus(); printError("warning: \(message)") }
             case .ended: emit(["event": "ended"])
-            case .framePresented(let position, let host):
-                if lastFrame == nil {
-                    emit(["event": "firstFrame", "position": position, "sinceStartSeconds": rounded(host - started, 6)])
-                }
+            case .firstFrame(let position, let host):
+                emit(["event": "firstFrame", "position": position, "sinceStartSeconds": rounded(host - started, 6)])
+                lastFrame = position
+            case .framePresented(let position, _):
                 lastFrame = position
             }
             let now = clock.now()

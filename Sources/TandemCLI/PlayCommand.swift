@@ -79,7 +79,7 @@ struct PlayCommand: AsyncParsableCommand {
             }
             ipcServer = server
         }
-        let events = player.events()
+        let events = player.events(frames: output.wantsFrames)
         let watcher = Task { await output.follow(events, player: player) }
         player.setStopPosition(end)
         if let start { await player.seek(to: start) }

@@ -86,11 +86,14 @@ final class VideoPresenter: Sendable {
     private func present(_ frame: VideoFrame, at now: Double, serial: Int) {
         frames.pop()
         sink.present(frame, hostTime: now)
-        control.update { s in
-            guard s.serial == serial else { return }
+        let first = control.update { s -> Bool in
+            guard s.serial == serial else { return false }
             s.stats.videoFrames += 1
             s.stats.endPosition = max(s.stats.endPosition, frame.position + frame.duration)
+            defer { s.presentedAny = true }
+            return !s.presentedAny
         }
+        if first { control.events.emit(.firstFrame(position: frame.position, hostTime: now)) }
         control.events.emit(.framePresented(position: frame.position, hostTime: now))
     }
 }

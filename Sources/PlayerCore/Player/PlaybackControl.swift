@@ -38,6 +38,8 @@ final class PlaybackControl: Sendable {
         var stopPosition: Double?
         var stats = PlaybackStats()
         var closed = false
+        /// A picture has been shown since opening (the first one is announced).
+        var presentedAny = false
 
         /// Lets a pending clock segment take over once its instant has come.
         mutating func settle(at now: Double) {

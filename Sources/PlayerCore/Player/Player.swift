@@ -120,8 +120,9 @@ public final class Player: Sendable {
 
     // MARK: Observing
 
-    /// A new stream of this player's events (each call gets its own).
-    public func events() -> AsyncStream<PlayerEvent> { hub.subscribe() }
+    /// A new stream of this player's events (each call gets its own); `frames` adds one
+    /// `.framePresented` per picture.
+    public func events(frames: Bool = false) -> AsyncStream<PlayerEvent> { hub.subscribe(frames: frames) }
 
     /// Media position of the master clock now, in seconds from the start of the file.
     public var position: Double { control.position }

@@ -173,7 +173,6 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
         let now = control.time.now()
         let heardAt = now + latency()
         let (serial, clock, prerolling) = control.settled(at: now) { ($0.serial, $0.clock, $0.prerolling) }
-        condition.withLock { dropStaleLocked(serial: serial) }
         var written = 0
         var anchored = false
         // The buffer may span a clock switch (pause, play or rate change at an instant): each

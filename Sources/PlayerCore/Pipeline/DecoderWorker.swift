@@ -101,7 +101,7 @@ final class DecoderWorker: Sendable {
                 target = nil
             }
             let out = VideoFrame(frame: frame.moveOut(), position: position, duration: duration, timestamp: ts, timeBase: tb)
-            return put(.payload(out), serial: serial, queue: queue, duration: duration)
+            return queue.put(.payload(out), serial: serial, duration: duration)
         case .audio(let queue):
             let rate = Double(frame.sampleRate)
             let duration = Double(frame.sampleCount) / rate
@@ -114,12 +114,8 @@ final class DecoderWorker: Sendable {
                 target = nil
             }
             let out = AudioFrame(frame: frame.moveOut(), position: position + Double(skip) / rate, skip: skip)
-            return put(.payload(out), serial: serial, queue: queue, duration: out.duration)
+            return queue.put(.payload(out), serial: serial, duration: out.duration)
         }
-    }
-
-    private func put<P: Sendable>(_ entry: QueueEntry<P>, serial: Int, queue: StreamQueue<P>, duration: Double) -> Bool {
-        queue.put(entry, serial: serial, duration: duration)
     }
 
     private func putEnd(serial: Int) -> Bool {

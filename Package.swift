@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
     ],
     targets: [
         // FFmpeg 5.1 (Debian 12) through pkg-config; shim.h wraps what Swift cannot import.
@@ -22,8 +23,8 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev",
                               "libswscale-dev", "libswresample-dev", "libavfilter-dev"])]
         ),
-        // SDL2 for windowed playback and sound (the window module comes with the SDL issue).
-        .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+        // SDL2 and SDL2_ttf for windowed playback, sound and overlay text.
+        .systemLibrary(name: "CSDL2", pkgConfig: "sdl2 SDL2_ttf", providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]),
         // Thin owners of FFmpeg objects: one Swift value frees each C object.
         .target(name: "FFmpegKit", dependencies: ["CFFmpeg"]),
         // Demux → packet queues → decoders → frame queues → presentation by the media clock.
@@ -33,6 +34,22 @@ let package = Package(
                 "FFmpegKit",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        // Stories: a list of videos browsed one at a time with at most two live players, and posters.
+        .target(
+            name: "StoryKit",
+            dependencies: [
+                "PlayerCore", "FFmpegKit",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The SDL window: video textures, sound device, keys, overlays. Rendering on the main thread.
+        .target(
+            name: "TandemWindow",
+            dependencies: [
+                "CSDL2", "PlayerCore", "FFmpegKit",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Watch party logic as pure state machines: messages, clock sync, timeline, sync control,
@@ -70,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "TandemCLI",
             dependencies: [
-                "PlayerCore", "FFmpegKit", "PartyKit", "PartyNet", "MPVIPC",
+                "PlayerCore", "FFmpegKit", "PartyKit", "PartyNet", "MPVIPC", "StoryKit", "TandemWindow",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -80,5 +97,13 @@ let package = Package(
         .testTarget(name: "PartyKitTests", dependencies: ["PartyKit", "PlayerCore"]),
         .testTarget(name: "PartyNetTests", dependencies: ["PartyNet", "PartyKit"]),
         .testTarget(name: "MPVIPCTests", dependencies: ["MPVIPC"]),
+        .testTarget(
+            name: "StoryKitTests",
+            dependencies: [
+                "StoryKit", "PlayerCore", "FFmpegKit",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(name: "TandemWindowTests", dependencies: ["TandemWindow", "PlayerCore", "FFmpegKit", "CSDL2"]),
     ]
 )

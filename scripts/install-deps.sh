@@ -3,7 +3,7 @@
 # pkg-config, and the ffmpeg CLI the tests compare against. Idempotent: skips what is there.
 set -euo pipefail
 packages=(pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
-          libavfilter-dev libsdl2-dev ffmpeg "$@")
+          libavfilter-dev libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth ffmpeg "$@")
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,7 +1,8 @@
 #ifndef TANDEM_CSDL2_SHIM_H
 #define TANDEM_CSDL2_SHIM_H
-// SDL2 for the window (issue: SDL window). Macros Swift cannot import, as functions.
+// SDL2 and SDL2_ttf for the window. Macros Swift cannot import, as functions.
 #include <SDL2/SDL.h>
+#include <SDL2/SDL_ttf.h>
 
 static inline int tandem_sdl_windowpos_centered(void) { return SDL_WINDOWPOS_CENTERED; }
 static inline int tandem_sdl_windowpos_undefined(void) { return SDL_WINDOWPOS_UNDEFINED; }

@@ -1,0 +1,2 @@
+// StoryKit: see StoryNavigator.
+enum StoryKitPlaceholder {}

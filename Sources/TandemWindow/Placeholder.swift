@@ -1,0 +1,2 @@
+// Placeholder until the window module lands.
+enum TandemWindowPlaceholder {}

@@ -143,6 +143,10 @@ public final class Player: Sendable {
     /// True from a seek until its first frame is ready.
     public var isPrerolling: Bool { control.read { $0.prerolling } }
 
+    /// This player's pipeline threads (demuxer, decoders, presentation, audio) still running:
+    /// 0 once ``close()`` has returned. For resource accounting (the story navigator's budget).
+    public var runningThreads: Int { (threads + [demuxThread]).count { $0.isRunning } }
+
     public var rate: Double { control.read { $0.rate } }
     public var correction: Double { control.read { $0.correction } }
     public var stats: PlaybackStats { control.read { $0.stats } }
@@ -159,6 +163,12 @@ public final class Player: Sendable {
             if !s.prerolling, s.clock.isPaused { s.clock.resume(at: now) }
         }
         hub.emit(.stateChanged(.playing))
+    }
+
+    /// Waits until the current preroll (opening's first frame, or a seek's) is done: the first
+    /// picture has reached the video sink and audio is buffered. Returns at once when it is.
+    public func waitUntilReady() async {
+        await control.waitForPreroll(serial: control.read { $0.serial })
     }
 
     /// Starts playing from the current position so that it resumes exactly at host time `hostTime`.

@@ -22,41 +22,11 @@ public enum PlayerState: String, Sendable, Codable {
     case paused, playing, ended, closed
 }
 
-/// Fans events out to every subscriber; never blocks the pipeline thread that emits.
-/// Each subscriber keeps at most `bufferLimit` unread events (the oldest go first).
-public final class EventHub: Sendable {
-    private struct Subscriber: Sendable {
-        var continuation: AsyncStream<PlayerEvent>.Continuation
-        var frames: Bool
-    }
+/// A player's event hub: `.framePresented` is the frequent kind, delivered only on request.
+public typealias EventHub = Broadcaster<PlayerEvent>
 
-    private let subscribers = Mutex<[UUID: Subscriber]>([:])
-    private let bufferLimit: Int
-
-    public init(bufferLimit: Int = 4096) { self.bufferLimit = bufferLimit }
-
-    /// `frames`: also deliver `.framePresented` (one per picture; waking a task for each costs
-    /// a few percent of a fast decode, so only those who need them ask).
-    public func subscribe(frames: Bool = false) -> AsyncStream<PlayerEvent> {
-        let (stream, continuation) = AsyncStream<PlayerEvent>.makeStream(bufferingPolicy: .bufferingNewest(bufferLimit))
-        let id = UUID()
-        continuation.onTermination = { [weak self] _ in self?.subscribers.withLock { _ = $0.removeValue(forKey: id) } }
-        subscribers.withLock { $0[id] = Subscriber(continuation: continuation, frames: frames) }
-        return stream
-    }
-
-    public func emit(_ event: PlayerEvent) {
-        let isFrame = if case .framePresented = event { true } else { false }
-        // Yield outside the lock; for a frame nobody asked for, the list is empty and nothing is allocated.
-        let targets = subscribers.withLock { subs in subs.values.filter { $0.frames || !isFrame }.map(\.continuation) }
-        for continuation in targets { continuation.yield(event) }
-    }
-
-    public func finish() {
-        let targets = subscribers.withLock { subs -> [Subscriber] in
-            defer { subs.removeAll() }
-            return Array(subs.values)
-        }
-        for subscriber in targets { subscriber.continuation.finish() }
+extension Broadcaster where Event == PlayerEvent {
+    public convenience init() {
+        self.init(isFrequent: { if case .framePresented = $0 { true } else { false } })
     }
 }

@@ -1,2 +1,0 @@
-// StoryKit: see StoryNavigator.
-enum StoryKitPlaceholder {}

@@ -1,0 +1,194 @@
+import CSDL2
+import Foundation
+import Logging
+
+/// Draws what goes over the pictures: the progress bar and clock, the story segment indicator, a
+/// status line, toasts, mpv-style OSD messages ("Volume: 50%"), an error line. Text comes from
+/// SDL_ttf (DejaVu Sans); without the font everything but the text is drawn.
+///
+/// Each turn the window asks for a ``Layout`` (what would be drawn, as values) and renders only
+/// when it differs from the last one drawn, or when the pictures changed.
+@WindowActor
+final class OverlayRenderer {
+    static let defaultFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    /// Points (pixels at SDL_ttf's 72 dpi): readable in a 640x360 window, small on a 1080p one.
+    static let fontSize: Int32 = 16
+    /// How long a toast stays up, and the fade at its end.
+    static let toastSeconds = 3.0
+    static let fadeSeconds = 0.5
+    /// mpv's default OSD duration.
+    static let osdSeconds = 1.0
+    /// More toasts at once would cover the picture: the newest are kept.
+    static let maxToasts = 4
+    static let margin = 12
+    static let barHeight = 4
+    static let segmentHeight = 3
+    static let segmentGap = 4
+    /// Fade levels a toast's alpha is rounded to: enough for a smooth fade, few enough redraws.
+    static let alphaSteps = 16.0
+
+    /// What the overlays show at one instant; equal layouts look the same.
+    struct Layout: Equatable {
+        struct Segments: Equatable {
+            var index: Int
+            var count: Int
+            /// Pixels of the current segment that are filled.
+            var fill: Int
+        }
+
+        struct ToastLine: Equatable {
+            var text: String
+            var alpha: UInt8
+        }
+
+        var size: DisplayGeometry.Size
+        var clock: String
+        var paused: Bool
+        var barFill: Int?
+        var segments: Segments?
+        var status: String?
+        var toasts: [ToastLine]
+        var osd: String?
+        var error: String?
+    }
+
+    private let renderer: OpaquePointer
+    private var font: OpaquePointer?
+    private let texts: TextTextureCache
+    private var toastFirstSeen: [Int: Double] = [:]
+    private var levels: (volume: Int, muted: Bool)?
+    private var osd: (text: String, until: Double)?
+
+    /// Needs `TTF_Init` done (the window does it).
+    init(renderer: OpaquePointer, fontPath: String = defaultFontPath, logger: Logger) {
+        self.renderer = renderer
+        let font = TTF_OpenFont(fontPath, Self.fontSize)
+        if font == nil { logger.warning("font \(fontPath): \(sdlError()); overlays are drawn without text") }
+        self.font = font
+        texts = TextTextureCache(renderer: renderer, font: font)
+    }
+
+    isolated deinit { destroy() }
+
+    var hasFont: Bool { font != nil }
+
+    /// Notes what is new in `scene` (toasts seen for the first time, volume or mute changes).
+    /// Call every turn, drawn or not, so toasts are timed from when they came.
+    func observe(_ scene: WindowScene, now: Double) {
+        var seen: [Int: Double] = [:]
+        for toast in scene.toasts { seen[toast.id] = toastFirstSeen[toast.id] ?? now }
+        toastFirstSeen = seen
+        if let levels, levels.volume != scene.volume {
+            osd = ("Volume: \(scene.volume)%", now + Self.osdSeconds)
+        } else if let levels, levels.muted != scene.muted {
+            osd = ("Mute: \(scene.muted ? "yes" : "no")", now + Self.osdSeconds)
+        }
+        levels = (scene.volume, scene.muted)
+        if let o = osd, o.until <= now { osd = nil }
+    }
+
+    /// What would be drawn for `scene` in a window of `size` at `now`.
+    func layout(_ scene: WindowScene, size: DisplayGeometry.Size, now: Double) -> Layout {
+        let barWidth = max(0, size.width - 2 * Self.margin)
+        let position = max(0, scene.duration.map { min(scene.position, $0) } ?? scene.position)
+        var clock = Self.clock(position)
+        var fill: Int?
+        if let duration = scene.duration, duration > 0 {
+            clock += " / " + Self.clock(duration)
+            fill = Int(Double(barWidth) * min(max(position / duration, 0), 1))
+        }
+        let segments = scene.segments.flatMap { s -> Layout.Segments? in
+            guard s.count > 0 else { return nil }
+            let width = Double(Self.segmentWidth(count: s.count, in: size))
+            return Layout.Segments(index: s.index, count: s.count, fill: Int(width * min(max(s.progress, 0), 1)))
+        }
+        let toasts = scene.toasts.sorted { $0.id < $1.id }.compactMap { toast -> Layout.ToastLine? in
+            let age = now - (toastFirstSeen[toast.id] ?? now)
+            guard age < Self.toastSeconds else { return nil }
+            let alpha = min(1, (Self.toastSeconds - age) / Self.fadeSeconds)
+            return Layout.ToastLine(text: toast.text, alpha: UInt8((alpha * Self.alphaSteps).rounded(.up) / Self.alphaSteps * 255))
+        }.suffix(Self.maxToasts)
+        return Layout(size: size, clock: clock, paused: scene.paused, barFill: fill, segments: segments,
+                      status: scene.status, toasts: Array(toasts), osd: osd?.text, error: scene.error)
+    }
+
+    /// Draws `layout` over what is in the back buffer.
+    func draw(_ layout: Layout) {
+        let w = layout.size.width, h = layout.size.height, m = Self.margin
+        let line = max(texts.lineHeight, 16)
+        SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
+        // Bottom strip: clock above a thin progress bar.
+        let barY = h - m - Self.barHeight
+        let stripTop = barY - 6 - line - 6
+        fill(0, stripTop, w, h - stripTop, gray: 0, alpha: 140)
+        fill(m, barY, w - 2 * m, Self.barHeight, gray: 255, alpha: 70)
+        if let barFill = layout.barFill { fill(m, barY, barFill, Self.barHeight, gray: 255, alpha: 230) }
+        drawText(layout.clock, x: m, y: barY - 6 - line, box: false)
+        if layout.paused, let t = texts.text("Paused", color: Self.white) {
+            drawText("Paused", x: w - m - t.width, y: barY - 6 - line, box: false)
+        }
+        var top = 8
+        if let s = layout.segments {
+            let width = Self.segmentWidth(count: s.count, in: layout.size)
+            for i in 0..<s.count {
+                let x = 8 + i * (width + Self.segmentGap)
+                fill(x, top, width, Self.segmentHeight, gray: 255, alpha: 90)
+                let filled = i < s.index ? width : i == s.index ? s.fill : 0
+                if filled > 0 { fill(x, top, filled, Self.segmentHeight, gray: 255, alpha: 240) }
+            }
+            top += Self.segmentHeight + 8
+        }
+        if let status = layout.status {
+            drawText(status, x: m, y: top)
+            top += line + 8
+        }
+        if let osd = layout.osd { drawText(osd, x: m, y: top) }
+        var y = stripTop - 8 - line
+        for toast in layout.toasts.reversed() {
+            drawText(toast.text, x: m, y: y, alpha: toast.alpha)
+            y -= line + 8
+        }
+        if let error = layout.error, let t = texts.text(error, color: Self.red) {
+            drawText(error, x: max(m, (w - t.width) / 2), y: (h - t.height) / 2, color: Self.red)
+        }
+        texts.endTurn()
+    }
+
+    func destroy() {
+        texts.destroy()
+        if let font { TTF_CloseFont(font) }
+        font = nil
+    }
+
+    // MARK: Drawing
+
+    static let white = SDL_Color(r: 255, g: 255, b: 255, a: 255)
+    static let red = SDL_Color(r: 255, g: 96, b: 96, a: 255)
+
+    private func fill(_ x: Int, _ y: Int, _ w: Int, _ h: Int, gray: UInt8, alpha: UInt8) {
+        guard w > 0, h > 0 else { return }
+        var rect = SDL_Rect(x: Int32(x), y: Int32(y), w: Int32(w), h: Int32(h))
+        SDL_SetRenderDrawColor(renderer, gray, gray, gray, alpha)
+        SDL_RenderFillRect(renderer, &rect)
+    }
+
+    /// Text at (x, y), on a translucent box unless `box` is false.
+    private func drawText(_ string: String, x: Int, y: Int, color: SDL_Color = white, alpha: UInt8 = 255, box: Bool = true) {
+        guard let t = texts.text(string, color: color) else { return }
+        if box { fill(x - 4, y - 2, t.width + 8, t.height + 4, gray: 0, alpha: UInt8(Int(alpha) * 150 / 255)) }
+        SDL_SetTextureAlphaMod(t.texture, alpha)
+        var rect = SDL_Rect(x: Int32(x), y: Int32(y), w: Int32(t.width), h: Int32(t.height))
+        SDL_RenderCopy(renderer, t.texture, nil, &rect)
+    }
+
+    private static func segmentWidth(count: Int, in size: DisplayGeometry.Size) -> Int {
+        max(1, (size.width - 16 - (count - 1) * segmentGap) / max(count, 1))
+    }
+
+    /// "0:12", "1:00:05": minutes and seconds, hours only when needed (as mpv's OSD and players do).
+    static func clock(_ seconds: Double) -> String {
+        let s = seconds.isFinite ? max(0, Int(seconds)) : 0
+        if s >= 3600 { return String(format: "%d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60) }
+        return String(format: "%d:%02d", s / 60, s % 60)
+    }
+}

@@ -1,2 +1,0 @@
-// Placeholder until the window module lands.
-enum TandemWindowPlaceholder {}

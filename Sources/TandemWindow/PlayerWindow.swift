@@ -1,0 +1,232 @@
+import CSDL2
+import Foundation
+import Logging
+import PlayerCore
+
+/// An SDL window with its renderer, the textures of the pictures it shows and its overlays.
+///
+/// Isolated to ``WindowActor``: every SDL video call is made on the one thread that actor runs on
+/// (a dedicated thread on Linux, the main thread on Darwin). This object is the one owner of the SDL
+/// window, renderer, textures and font: ``close()`` frees them (textures before the renderer),
+/// then releases SDL_ttf and SDL's video subsystem.
+///
+/// ``run(controller:)`` is the event loop: it polls SDL events (keys become ``WindowCommand``s
+/// for the controller), asks the controller for a ``WindowScene`` and renders when a picture or
+/// an overlay changed; between turns it sleeps until a video sink has a new picture or the next
+/// input poll, so the actor's thread stays free for other window work.
+@WindowActor
+public final class PlayerWindow {
+    /// How often input is polled while nothing else happens: well under a frame at 60 Hz, and
+    /// idle wake-ups cost next to nothing.
+    nonisolated static let pollInterval: Duration = .milliseconds(5)
+
+    let window: OpaquePointer
+    let renderer: OpaquePointer
+    let logger: Logger
+    let overlay: OverlayRenderer
+    /// One texture per video sink shown, keyed by the sink's identity (the sink is kept with it so
+    /// the identity cannot be reused while the entry lives).
+    var videoTextures: [ObjectIdentifier: (sink: WindowVideoSink, texture: VideoTexture)] = [:]
+    /// Poster textures of the primary [0] and secondary [1] slots.
+    var posterTextures: [ImageTexture?] = [nil, nil]
+    var lastLayout: OverlayRenderer.Layout?
+    var lastPictures: PictureState?
+    var lastScene: WindowScene?
+    /// Something invalidated what is on screen (resize, expose, fullscreen, screenshot).
+    var dirty = true
+    var reportedUploadError = false
+    private var running = false
+    private var closed = false
+    private let ttfStarted: Bool
+    let clock = MonotonicTimeSource()
+
+    /// Opens a resizable window centred on the first display.
+    /// - Parameters:
+    ///   - size: the wanted content size (usually the video's display size); scaled down, aspect
+    ///     kept, to fit the display's usable area.
+    /// - Throws: ``WindowError/noDisplay(_:)`` when SDL's video subsystem or the window cannot
+    ///   start (no `DISPLAY`, no compositor, no driver); ``WindowError/sdl(_:)`` when no renderer works.
+    public init(title: String, size: DisplayGeometry.Size, fullscreen: Bool = false,
+                logger: Logger = Logger(label: "tandem.window")) throws(WindowError) {
+        guard WindowActor.isCurrentThread else {
+            throw WindowError.sdl("the window must be created on the window thread (WindowActor)")
+        }
+        self.logger = logger
+        // Scaled pictures are filtered bilinearly (SDL's default, nearest, looks blocky).
+        SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear")
+        guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else {
+            throw WindowError.noDisplay(Self.displayProblem())
+        }
+        var bounds = SDL_Rect()
+        let usable = SDL_GetDisplayUsableBounds(0, &bounds) == 0
+            ? DisplayGeometry.Size(width: Int(bounds.w), height: Int(bounds.h)) : nil
+        let fitted = DisplayGeometry(frameSize: size).windowSize(fittingIn: usable)
+        var flags = SDL_WINDOW_RESIZABLE.rawValue
+        if fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
+        guard let window = SDL_CreateWindow(title, tandem_sdl_windowpos_centered(), tandem_sdl_windowpos_centered(),
+                                            Int32(max(fitted.width, 1)), Int32(max(fitted.height, 1)), flags) else {
+            let problem = Self.displayProblem()
+            SDL_QuitSubSystem(SDL_INIT_VIDEO)
+            throw WindowError.noDisplay(problem)
+        }
+        let accelerated = SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue
+        guard let renderer = SDL_CreateRenderer(window, -1, accelerated)
+                ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue) else {
+            let problem = sdlError()
+            SDL_DestroyWindow(window)
+            SDL_QuitSubSystem(SDL_INIT_VIDEO)
+            throw WindowError.sdl("no SDL renderer: \(problem)")
+        }
+        self.window = window
+        self.renderer = renderer
+        ttfStarted = TTF_Init() == 0
+        if !ttfStarted { logger.warning("SDL_ttf: \(sdlError()); overlays are drawn without text") }
+        overlay = OverlayRenderer(renderer: renderer, fontPath: ttfStarted ? OverlayRenderer.defaultFontPath : "", logger: logger)
+        var info = SDL_RendererInfo()
+        if SDL_GetRendererInfo(renderer, &info) == 0, let name = info.name {
+            logger.debug("SDL renderer \(String(cString: name)), video driver \(String(cString: SDL_GetCurrentVideoDriver()))")
+        }
+    }
+
+    isolated deinit { close() }
+
+    /// The drawable size in pixels (differs from the window size on high-DPI displays).
+    public var outputSize: DisplayGeometry.Size {
+        guard !closed else { return DisplayGeometry.Size(width: 0, height: 0) }
+        var w: Int32 = 0, h: Int32 = 0
+        SDL_GetRendererOutputSize(renderer, &w, &h)
+        return DisplayGeometry.Size(width: Int(w), height: Int(h))
+    }
+
+    public var isFullscreen: Bool {
+        !closed && SDL_GetWindowFlags(window) & SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue != 0
+    }
+
+    /// Switches between a window and the whole screen (desktop resolution, no mode change).
+    public func toggleFullscreen() {
+        guard !closed else { return }
+        SDL_SetWindowFullscreen(window, isFullscreen ? 0 : SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue)
+        dirty = true
+    }
+
+    // MARK: Event loop
+
+    /// Runs the window until `.quit` (a key, closing the window, SIGINT), ``stop()`` or the task's
+    /// cancellation. Returns with the window still open: ``close()`` it after.
+    public func run(controller: any WindowController) async {
+        guard !closed else { return }
+        let wakeup = RenderWakeup()
+        let interval = Self.pollInterval
+        let ticker = Task.detached {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                wakeup.wake()
+            }
+        }
+        running = true
+        dirty = true
+        defer {
+            ticker.cancel()
+            wakeup.finish()
+            for (sink, _) in videoTextures.values { sink.attach(nil) }
+        }
+        turn(controller, wakeup: wakeup)
+        for await _ in wakeup.stream {
+            guard running, !Task.isCancelled else { break }
+            turn(controller, wakeup: wakeup)
+            if !running { break }
+        }
+        running = false
+    }
+
+    /// Ends ``run(controller:)`` at its next turn.
+    public func stop() { running = false }
+
+    private func turn(_ controller: any WindowController, wakeup: RenderWakeup) {
+        pumpEvents(controller)
+        guard running, !closed else { return }
+        let scene = controller.scene(in: self)
+        scene.primary?.attach(wakeup)
+        scene.secondary?.attach(wakeup)
+        draw(scene, force: false)
+    }
+
+    private func pumpEvents(_ controller: any WindowController) {
+        var event = SDL_Event()
+        while running, SDL_PollEvent(&event) != 0 {
+            switch event.type {
+            case SDL_QUIT.rawValue:
+                controller.handle(.quit, window: self)
+                running = false
+            case SDL_KEYDOWN.rawValue:
+                let key = event.key.keysym
+                if let command = KeyBinding.command(keycode: key.sym, modifiers: key.mod, isRepeat: event.key.repeat != 0) {
+                    controller.handle(command, window: self)
+                    if command == .quit { running = false }
+                }
+            case SDL_WINDOWEVENT.rawValue, SDL_RENDER_TARGETS_RESET.rawValue:
+                dirty = true
+            case SDL_RENDER_DEVICE_RESET.rawValue:
+                // The renderer lost every texture: make them again from the pictures.
+                releaseTextures()
+                dirty = true
+            default:
+                break
+            }
+        }
+    }
+
+    // MARK: Rendering
+
+    /// Draws `scene` and shows it now, whether or not anything changed.
+    public func render(_ scene: WindowScene) {
+        guard !closed else { return }
+        draw(scene, force: true)
+    }
+
+    private func draw(_ scene: WindowScene, force: Bool) {
+        let now = clock.now()
+        overlay.observe(scene, now: now)
+        let size = outputSize
+        let layout = scene.showOverlays ? overlay.layout(scene, size: size, now: now) : nil
+        let pictures = PictureState(scene, size: size)
+        lastScene = scene
+        guard force || dirty || layout != lastLayout || pictures != lastPictures else { return }
+        compose(scene, size: size, layout: layout)
+        SDL_RenderPresent(renderer)
+        lastLayout = layout
+        lastPictures = pictures
+        dirty = false
+    }
+
+    /// Frees everything. Idempotent; the window cannot be used after.
+    public func close() {
+        guard !closed else { return }
+        running = false
+        releaseTextures()
+        overlay.destroy()
+        closed = true
+        SDL_DestroyRenderer(renderer)
+        SDL_DestroyWindow(window)
+        if ttfStarted { TTF_Quit() }
+        SDL_QuitSubSystem(SDL_INIT_VIDEO)
+    }
+
+    func releaseTextures() {
+        for (_, texture) in videoTextures.values { texture.destroy() }
+        videoTextures.removeAll()
+        for poster in posterTextures { poster?.destroy() }
+        posterTextures = [nil, nil]
+    }
+
+    /// SDL's reason, with the usual cause spelled out.
+    private static func displayProblem() -> String {
+        var reason = sdlError()
+        let driver = ProcessInfo.processInfo.environment["SDL_VIDEODRIVER"] ?? ""
+        if ProcessInfo.processInfo.environment["DISPLAY"] == nil, ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] == nil,
+           driver.isEmpty || driver == "x11" || driver == "wayland" {
+            reason += ", DISPLAY is not set"
+        }
+        return reason
+    }
+}

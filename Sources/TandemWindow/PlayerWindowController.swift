@@ -1,0 +1,108 @@
+import Foundation
+import PlayerCore
+
+/// Plays one ``Player`` in a window with mpv's keys: the controller `tandem play` uses.
+///
+/// Seeks from the arrow keys are accurate (the first picture shown is the one at the target, as
+/// `ffmpeg -ss` gives): a keyframe seek "5 s back" can land 10 s back, and "5 s on" can land where
+/// it started when keyframes are far apart; accurate seeks cost one GOP of decoding. Seeks made
+/// while one is running count from its target (holding → moves on steadily, as in mpv).
+@WindowActor
+public final class PlayerWindowController: WindowController {
+    /// After the last picture, the window stays at most this long waiting for the clock to reach
+    /// the end of the media (so the last frame is seen for its duration, then the window ends).
+    static let endGrace = 1.0
+
+    public let player: Player
+    public let video: WindowVideoSink?
+    public let audio: SDLAudioSink?
+    /// Stop the window at the end of the file (mpv without `--keep-open`).
+    public var stopsAtEnd = true
+    /// Called once when the user quits (q, Esc, closing the window).
+    public var onQuit: (() -> Void)?
+    public private(set) var quit = false
+    public private(set) var toasts: [Toast] = []
+    /// The pending seek's target: positions are shown from it, and further seeks count from it.
+    public private(set) var seekTarget: Double?
+    private var seekSerial = 0
+    private var nextToastID = 1
+    private var endedAt: Double?
+    /// Volume and mute when there is no sound device (shown, not heard).
+    private var levels = (volume: 100, muted: false)
+    private let clock = MonotonicTimeSource()
+
+    public init(player: Player, video: WindowVideoSink?, audio: SDLAudioSink?) {
+        self.player = player
+        self.video = video
+        self.audio = audio
+    }
+
+    public func scene(in window: PlayerWindow) -> WindowScene {
+        let state = player.state
+        if stopsAtEnd, state == .ended || state == .closed { stopAtEnd(window, closed: state == .closed) }
+        return WindowScene(primary: video, position: seekTarget ?? player.position, duration: player.duration,
+                           toasts: toasts, paused: state == .paused,
+                           volume: audio?.volume ?? levels.volume, muted: audio?.muted ?? levels.muted)
+    }
+
+    public func handle(_ command: WindowCommand, window: PlayerWindow) {
+        switch command {
+        case .togglePause:
+            if player.state == .playing { player.pause() } else { player.play() }
+        case .seek(let delta):
+            seek(by: delta)
+        case .step:
+            player.step()
+        case .screenshot:
+            do {
+                let path = try window.saveScreenshot()
+                toast("Screenshot: \((path as NSString).lastPathComponent)")
+            } catch {
+                toast("Screenshot failed: \(error)")
+            }
+        case .toggleFullscreen:
+            window.toggleFullscreen()
+        case .toggleMute:
+            if let audio { audio.setMuted(!audio.muted) } else { levels.muted.toggle() }
+        case .volume(let points):
+            if let audio { audio.adjustVolume(by: points) } else { levels.volume = min(max(levels.volume + points, 0), 100) }
+        case .previousStory, .nextStory:
+            break  // one file: nothing before or after it (mpv ignores them at the ends of a playlist)
+        case .quit:
+            guard !quit else { return }
+            quit = true
+            onQuit?()
+            window.stop()
+        }
+    }
+
+    /// Shows `text` for a few seconds.
+    public func toast(_ text: String) {
+        toasts.append(Toast(id: nextToastID, text: text))
+        nextToastID += 1
+        // Older ones have long expired on screen; the list need not grow.
+        if toasts.count > 8 { toasts.removeFirst(toasts.count - 8) }
+    }
+
+    private func seek(by delta: Double) {
+        var target = max(0, (seekTarget ?? player.position) + delta)
+        if let duration = player.duration { target = min(target, duration) }
+        seekTarget = target
+        seekSerial += 1
+        let serial = seekSerial
+        let player = player
+        Task {
+            await player.seek(to: target, accurate: true)
+            if serial == self.seekSerial { self.seekTarget = nil }
+        }
+    }
+
+    private func stopAtEnd(_ window: PlayerWindow, closed: Bool) {
+        let now = clock.now()
+        let endedAt = self.endedAt ?? now
+        self.endedAt = endedAt
+        if closed || player.position >= player.stats.endPosition - 0.001 || now - endedAt >= Self.endGrace {
+            window.stop()
+        }
+    }
+}

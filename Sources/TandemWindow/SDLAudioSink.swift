@@ -1,0 +1,182 @@
+import CSDL2
+import FFmpegKit
+import PlayerCore
+import Synchronization
+
+/// An ``AudioSink`` on an SDL audio device: SDL's audio thread calls back for each buffer and the
+/// callback pulls exactly that many samples from the player's audio stage, then applies volume
+/// and mute.
+///
+/// The device is opened in float32 at the source's rate and channel count (SDL converts when the
+/// hardware differs; if SDL offers another rate or channel count, that is what ``format(sourceRate:sourceChannels:)``
+/// returns and the player's resampler converts to it, as in ffplay). The player's media clock stays
+/// the master: every pull places its samples where the clock says, ``latency`` later.
+///
+/// Volume is 0…100 % on a cubic curve, like mpv's (gain = (v/100)³: equal steps sound roughly equal).
+public final class SDLAudioSink: AudioSink {
+    /// Wanted callback period: short for a small output delay, long enough that a busy machine does not
+    /// starve SDL's thread (ffplay asks for about 1/30 s; 512 frames is SDL's usual floor).
+    static let bufferSeconds = 0.02
+    static let minimumBufferFrames = 512
+
+    private struct Device {
+        var id: SDL_AudioDeviceID = 0
+        var requestedRate = 0
+        var requestedChannels = 0
+        var rate = 0
+        var channels = 0
+        var bufferFrames = 0
+        var closed = false
+    }
+
+    private let context = AudioCallbackContext()
+    private let device = Mutex(Device())
+    private let levels: Mutex<(volume: Int, muted: Bool)>
+    /// Seconds as `Double` bits: read on SDL's audio thread (through the player's pull), where
+    /// taking `device`'s lock could deadlock with ``stop()`` waiting for that very callback.
+    private let latencyBits = Atomic<UInt64>(0)
+    /// The SDL audio driver in use ("pulseaudio", "alsa", "disk"…).
+    public let driver: String
+
+    /// Starts SDL's audio subsystem and opens the default device (paused) at the preferred format,
+    /// so a missing device is known before playback. Throws when no device can be opened.
+    public init(preferredRate: Int = 48000, preferredChannels: Int = 2, volume: Int = 100,
+                muted: Bool = false) throws(SoundDeviceError) {
+        levels = Mutex((min(max(volume, 0), 100), muted))
+        guard SDL_InitSubSystem(SDL_INIT_AUDIO) == 0 else {
+            throw SoundDeviceError(reason: "SDL audio: \(sdlError())")
+        }
+        driver = SDL_GetCurrentAudioDriver().map { String(cString: $0) } ?? "none"
+        let opened = device.withLock { d in open(&d, rate: preferredRate, channels: preferredChannels) }
+        guard opened else {
+            let reason = "\(driver): \(sdlError())"
+            device.withLock { $0.closed = true }
+            SDL_QuitSubSystem(SDL_INIT_AUDIO)
+            throw SoundDeviceError(reason: reason)
+        }
+        applyLevels()
+    }
+
+    deinit { stop() }
+
+    // MARK: AudioSink
+
+    public func format(sourceRate: Int, sourceChannels: Int) -> AudioFormat {
+        device.withLock { d in
+            if !d.closed, d.requestedRate != sourceRate || d.requestedChannels != sourceChannels {
+                let previous = (d.requestedRate, d.requestedChannels)
+                close(&d)
+                if !open(&d, rate: sourceRate, channels: sourceChannels) {
+                    _ = open(&d, rate: previous.0, channels: previous.1)
+                }
+            }
+            return AudioFormat(sampleRate: d.rate > 0 ? d.rate : sourceRate,
+                               channels: d.channels > 0 ? d.channels : min(sourceChannels, 2), sample: .float32)
+        }
+    }
+
+    /// One device buffer: what SDL has taken and not yet played when it calls back again.
+    public var latency: Double { Double(bitPattern: latencyBits.load(ordering: .relaxed)) }
+
+    public func start(_ source: any AudioSource, format: AudioFormat) {
+        device.withLock { d in
+            guard d.id != 0 else { return }
+            SDL_LockAudioDevice(d.id)
+            context.setSource(source, bytesPerFrame: format.bytesPerFrame)
+            SDL_UnlockAudioDevice(d.id)
+            SDL_PauseAudioDevice(d.id, 0)
+        }
+    }
+
+    /// Pauses and closes the device (SDL waits for a running callback) and releases SDL's audio
+    /// subsystem. Idempotent.
+    public func stop() {
+        // Closing waits for a running callback, which may read `latency`: not under `device`'s lock.
+        let id = device.withLock { d -> SDL_AudioDeviceID? in
+            guard !d.closed else { return nil }
+            defer { d.id = 0; d.closed = true }
+            return d.id
+        }
+        guard let id else { return }
+        if id != 0 {
+            SDL_PauseAudioDevice(id, 1)
+            SDL_CloseAudioDevice(id)
+        }
+        context.setSource(nil, bytesPerFrame: 0)
+        SDL_QuitSubSystem(SDL_INIT_AUDIO)
+    }
+
+    // MARK: Volume
+
+    /// 0…100 %.
+    public var volume: Int { levels.withLock { $0.volume } }
+    public var muted: Bool { levels.withLock { $0.muted } }
+
+    public func setVolume(_ percent: Int) {
+        levels.withLock { $0.volume = min(max(percent, 0), 100) }
+        applyLevels()
+    }
+
+    public func adjustVolume(by points: Int) { setVolume(volume + points) }
+
+    public func setMuted(_ muted: Bool) {
+        levels.withLock { $0.muted = muted }
+        applyLevels()
+    }
+
+    /// The linear gain for a volume in percent: cubic, as mpv maps its volume; 0 when muted.
+    public static func gain(volume: Int, muted: Bool) -> Float {
+        guard !muted else { return 0 }
+        let v = Float(min(max(volume, 0), 100)) / 100
+        return v * v * v
+    }
+
+    private func applyLevels() {
+        let (volume, muted) = levels.withLock { ($0.volume, $0.muted) }
+        context.setGain(Self.gain(volume: volume, muted: muted))
+    }
+
+    // MARK: Device
+
+    private func open(_ d: inout Device, rate: Int, channels: Int) -> Bool {
+        var want = SDL_AudioSpec()
+        want.freq = Int32(rate)
+        want.format = SDL_AudioFormat(tandem_sdl_audio_f32())
+        want.channels = UInt8(min(max(channels, 1), 8))
+        want.samples = UInt16(Self.bufferFrames(rate: rate))
+        want.callback = { userdata, stream, length in
+            guard let userdata, let stream else { return }
+            Unmanaged<AudioCallbackContext>.fromOpaque(userdata).takeUnretainedValue()
+                .render(into: UnsafeMutableRawBufferPointer(start: stream, count: Int(length)))
+        }
+        want.userdata = Unmanaged.passUnretained(context).toOpaque()
+        var have = SDL_AudioSpec()
+        // Rate and channel count may follow the hardware (the player's resampler converts); the sample
+        // format may not: the callback scales floats.
+        let id = SDL_OpenAudioDevice(nil, 0, &want, &have,
+                                     Int32(SDL_AUDIO_ALLOW_FREQUENCY_CHANGE | SDL_AUDIO_ALLOW_CHANNELS_CHANGE))
+        guard id != 0 else { return false }
+        d = Device(id: id, requestedRate: rate, requestedChannels: channels, rate: Int(have.freq),
+                   channels: Int(have.channels), bufferFrames: Int(have.samples))
+        let latency = have.freq > 0 ? Double(have.samples) / Double(have.freq) : 0
+        latencyBits.store(latency.bitPattern, ordering: .relaxed)
+        return true
+    }
+
+    /// Only before ``start(_:format:)``: no callback runs yet.
+    private func close(_ d: inout Device) {
+        guard d.id != 0 else { return }
+        SDL_PauseAudioDevice(d.id, 1)
+        SDL_CloseAudioDevice(d.id)
+        context.setSource(nil, bytesPerFrame: 0)
+        d.id = 0
+    }
+
+    /// A power of two near ``bufferSeconds`` at `rate`, at least ``minimumBufferFrames``.
+    static func bufferFrames(rate: Int) -> Int {
+        let target = Double(rate) * bufferSeconds
+        var frames = minimumBufferFrames
+        while Double(frames * 2) <= target * 1.5 { frames *= 2 }
+        return min(frames, Int(UInt16.max / 2 + 1))
+    }
+}

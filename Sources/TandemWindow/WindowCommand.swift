@@ -1,0 +1,20 @@
+/// What a key asks the window's controller to do (mpv's and ffplay's default bindings, see ``KeyBinding``).
+public enum WindowCommand: Sendable, Equatable {
+    /// Play if paused, pause if playing.
+    case togglePause
+    /// Seek by this many seconds from the current position (negative: backwards).
+    case seek(Double)
+    /// The previous or next story in a story list (a playlist in mpv's terms).
+    case previousStory
+    case nextStory
+    /// Pause and show the next picture.
+    case step
+    /// Save what the window shows as a PNG.
+    case screenshot
+    case toggleFullscreen
+    case toggleMute
+    /// Change the volume by this many percent points.
+    case volume(Int)
+    /// Close the window (also sent when the window is closed or the process gets SIGINT).
+    case quit
+}

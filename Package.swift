@@ -66,7 +66,7 @@ let package = Package(
         .target(
             name: "PartyNet",
             dependencies: [
-                "PartyKit",
+                "PartyKit", "StoryKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "FFmpegKitTests", dependencies: ["FFmpegKit"]),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "FFmpegKit"]),
         .testTarget(name: "PartyKitTests", dependencies: ["PartyKit", "PlayerCore"]),
-        .testTarget(name: "PartyNetTests", dependencies: ["PartyNet", "PartyKit"]),
+        .testTarget(name: "PartyNetTests", dependencies: ["PartyNet", "PartyKit", "StoryKit"]),
         .testTarget(name: "MPVIPCTests", dependencies: ["MPVIPC"]),
         .testTarget(
             name: "StoryKitTests",

@@ -14,7 +14,8 @@ public struct StoryIndicator: Sendable, Equatable, Codable {
 
 /// What a ``StoryNavigator`` tells its observers.
 public enum StoryEvent: Sendable, Equatable {
-    /// A story became the current one and plays (or failed: then `.storyFailed` follows).
+    /// A story became the current one and plays (or shows its error, when `.storyFailed` came
+    /// for it as it was opened).
     case storyStarted(StoryIndicator, title: String)
     /// The current story's first picture is on; `latency` is seconds since it became current
     /// (0 when its neighbour player had it ready before the commit).
@@ -28,7 +29,7 @@ public enum StoryEvent: Sendable, Equatable {
     case livePlayers(Int)
     /// Periodic position of the current story (when the navigator has a progress interval).
     case progress(StoryIndicator)
-    /// A story could not be opened; navigation goes on.
+    /// A story could not be opened (reported as it is tried); navigation goes on.
     case storyFailed(index: Int, reason: String)
     /// Auto-advance went past the last story.
     case finished

@@ -155,18 +155,35 @@ public actor StoryNavigator {
         await go(to: target)
     }
 
-    /// Shows story `target` playing from `position` at host time `hostTime` (a party's scheduled
-    /// command): reuses a neighbour already opened for it.
-    public func show(_ target: Int, position: Double, at hostTime: Double) async {
+    /// Shows story `target` at `position` from host time `hostTime` (a party's scheduled command).
+    /// Another story is opened and prerolled as a neighbour now, the current one plays on until
+    /// `hostTime` (on the real-time clock), and the switch happens then. The current story is just
+    /// re-positioned. `rate`: the speed to play at.
+    public func show(_ target: Int, position: Double, at hostTime: Double, playing: Bool, rate: Double = 1) async {
         await acquire()
         defer { release() }
         guard stories.indices.contains(target), !closed else { return }
         if target == current?.index, let player = current?.player {
-            await player.schedule(position: position, at: hostTime)
+            await place(player, at: position, from: hostTime, playing: playing, rate: rate)
             return
         }
         await beginTransition(to: target, announce: true)
-        await commitTransition(position: position, at: hostTime, announce: true)
+        if let player = neighbour?.player {
+            await place(player, at: position, from: hostTime, playing: playing, rate: rate)
+        }
+        let wait = hostTime - options.timeSource.now()
+        if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }
+        await commitTransition(position: nil, at: nil, announce: true, start: false)
+    }
+
+    private func place(_ player: Player, at position: Double, from hostTime: Double, playing: Bool, rate: Double) async {
+        player.setRate(rate)
+        if playing {
+            await player.schedule(position: position, at: hostTime)
+        } else {
+            player.pause()
+            await player.seek(to: position)
+        }
     }
 
     // MARK: Swiping
@@ -239,7 +256,8 @@ public actor StoryNavigator {
         publish()
     }
 
-    private func commitTransition(position: Double?, at hostTime: Double?, announce: Bool) async {
+    /// `start`: false when the player was already scheduled (``show(_:position:at:playing:rate:)``).
+    private func commitTransition(position: Double?, at hostTime: Double?, announce: Bool, start: Bool = true) async {
         guard var incoming = neighbour else { return }
         let outgoing = current
         let now = options.timeSource.now()
@@ -248,7 +266,7 @@ public actor StoryNavigator {
         current = incoming
         index = incoming.index
         transitionProgress = 0
-        if let player = incoming.player {
+        if let player = incoming.player, start {
             if let position {
                 // Prerolling the position must not hold up the old player's close.
                 Task { await player.schedule(position: position, at: hostTime ?? now) }
@@ -262,8 +280,7 @@ public actor StoryNavigator {
         if announce { hub.emit(.transitionCommitted(from: outgoing?.index ?? incoming.index, to: incoming.index)) }
         hub.emit(.storyStarted(StoryIndicator(index: incoming.index, count: stories.count, progress: 0), title: stories[incoming.index].title))
         if incoming.ready { hub.emit(.firstFrame(index: incoming.index, latency: 0)) }
-        if let error = incoming.error {
-            hub.emit(.storyFailed(index: incoming.index, reason: error.description))
+        if incoming.error != nil {
             if options.autoAdvance { scheduleAdvance(after: options.failedStoryDwell, slot: incoming.id) }
         }
         if let poster = incoming.poster, !incoming.ready { hub.emit(.posterShown(index: incoming.index, source: poster.source)) }
@@ -302,7 +319,7 @@ public actor StoryNavigator {
         } catch {
             countLive(-1)
             slot = StorySlot(id: id, index: target, player: nil, error: error)
-            if current?.index != target { hub.emit(.storyFailed(index: target, reason: error.description)) }
+            hub.emit(.storyFailed(index: target, reason: error.description))
         }
         let posters = posters
         Task {

@@ -158,3 +158,56 @@ import Testing
         await second.stop()
     }
 }
+
+/// A story party: the host's navigation is a scheduled command, and each member's navigator
+/// follows it with at most two players alive.
+@Suite(.serialized) struct StoryPartyTests {
+    @Test func participantsFollowTheHostsStoriesWithTwoPlayersAtMost() async throws {
+        let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
+        let port = try await server.start()
+        let link = PartyLink(host: "127.0.0.1", port: port, party: "stories", key: "k")
+        let items = ["h264-aac.mp4", "vp9-opus.webm", "video-only.mp4"]
+        let hostNotices = PartyLoopbackTests.Notices(), guestNotices = PartyLoopbackTests.Notices()
+        let host = PartyLoopbackTests.member(link, name: "Hana", create: PartyConfig(items: items), notices: hostNotices)
+        let guest = PartyLoopbackTests.member(link, name: "Gus", notices: guestNotices)
+        let hostRun = Task { await host.run() }
+        #expect(await PartyLoopbackTests.waitUntil { await host.status.me != nil })
+        let guestRun = Task { await guest.run() }
+        #expect(await PartyLoopbackTests.waitUntil { await guest.status.synced })
+        await host.request(.play)
+        #expect(await PartyLoopbackTests.waitUntil { (await guest.status.position ?? 0) > 0.3 })
+
+        for item in [1, 2, 0] {
+            await host.request(.item, value: Double(item))
+            #expect(await PartyLoopbackTests.waitUntil {
+                let (g, h) = (await guest.currentItem, await host.currentItem)
+                return g == item && h == item
+            },
+                    "both members show item \(item)")
+            guard let a = await host.currentPlayer, let b = await guest.currentPlayer else { Issue.record("no players"); return }
+            #expect(a.url.hasSuffix(items[item]) && b.url.hasSuffix(items[item]))
+            #expect(await PartyLoopbackTests.waitUntil(10) {
+                let now = MonotonicTimeSource().now()
+                return b.state == .playing && abs(a.clock.position(at: now) - b.clock.position(at: now)) < 0.01
+            }, "item \(item) plays in sync")
+        }
+        for member in [host, guest] {
+            let census = try #require(await member.stories?.census)
+            #expect(census.peakPlayers <= 2, "peak \(census.peakPlayers)")
+            #expect(census.players == 1)
+        }
+        let refused = await guest.stories?.currentIndex
+        await guest.request(.item, value: 2)
+        #expect(await PartyLoopbackTests.waitUntil { guestNotices.all.contains { $0.contains("only the host") } })
+        #expect(await guest.stories?.currentIndex == refused)
+
+        await guest.leave()
+        _ = await guestRun.value
+        await host.leave()
+        _ = await hostRun.value
+        await host.shutDown()
+        await guest.shutDown()
+        #expect(await host.stories == nil)
+        await server.stop()
+    }
+}

@@ -2,10 +2,12 @@ import Foundation
 import Logging
 import PartyKit
 import PlayerCore
+import StoryKit
 
 /// A host or participant on a real network: connects to the party server, says hello, and drives
-/// ``ParticipantCore`` (pure) and a real ``Player`` from an actor, reconnecting with backoff when
-/// the connection drops.
+/// ``ParticipantCore`` (pure) and real players from an actor, reconnecting with backoff when
+/// the connection drops. The party's items are a story list: a ``StoryNavigator`` follows the
+/// party's item, with at most two players alive (the next item is opened during the command's lead).
 public actor PartyMember {
     public struct Options: Sendable {
         public var link: PartyLink
@@ -16,10 +18,13 @@ public actor PartyMember {
         public var mediaFolders: [String]
         /// How each player is built (sinks, headless or not).
         public var playerOptions: @Sendable () -> PlayerOptions
+        /// When the current item ends, ask the party for the next one (a host's stories advance).
+        public var advanceAtEnd: Bool
         public var logger: Logger
 
         public init(link: PartyLink, name: String, create: PartyConfig? = nil, mediaFolders: [String],
-                    playerOptions: @escaping @Sendable () -> PlayerOptions, logger: Logger) {
+                    playerOptions: @escaping @Sendable () -> PlayerOptions, advanceAtEnd: Bool = false, logger: Logger) {
+            self.advanceAtEnd = advanceAtEnd
             self.link = link
             self.name = name
             self.create = create
@@ -45,8 +50,13 @@ public actor PartyMember {
     public let options: Options
     private var core: ParticipantCore
     private var connection: WebSocketConnection?
+    private var navigator: StoryNavigator?
+    private var navigatorItems: [String] = []
+    /// The navigator's current player and item, cached for the synchronous status.
     private var player: Player?
     private var playerItem: Int?
+    /// The item whose end already asked for the next (once per item).
+    private var advancedFrom: Int?
     private var leaving = false
     private var outcome: Outcome?
     private let clock = MonotonicTimeSource()
@@ -81,6 +91,12 @@ public actor PartyMember {
 
     /// The player, for IPC and sinks (nil before the first timeline is applied).
     public var currentPlayer: Player? { player }
+
+    /// The item shown now (nil before the first timeline is applied).
+    public var currentItem: Int? { playerItem }
+
+    /// The story navigator that plays the party's items (nil before the first timeline).
+    public var stories: StoryNavigator? { navigator }
 
     // MARK: Running
 
@@ -160,6 +176,11 @@ public actor PartyMember {
             let now = clock.now()
             let snapshot = player.map { ParticipantCore.PlayerSnapshot(position: $0.position, prerolling: $0.isPrerolling) }
             await perform(core.tick(now: now, player: snapshot))
+            if options.advanceAtEnd, let item = playerItem, player?.state == .ended, advancedFrom != item,
+               let items = core.config?.items, item + 1 < items.count {
+                advancedFrom = item
+                await request(.item, value: Double(item + 1))
+            }
             let wait = min(max(core.nextWake(after: now) - clock.now(), 0.001), Self.maxTick)
             try? await Task.sleep(nanoseconds: UInt64(wait * 1e9))
         }
@@ -171,13 +192,13 @@ public actor PartyMember {
             case .send(let message):
                 connection?.send(PartyProtocol.encode(message))
             case .seek(let item, let position, let at, let playing, let rate, let epoch, _):
-                guard let player = await ensurePlayer(item: item) else { continue }
-                player.setRate(rate)
-                if playing {
-                    await player.schedule(position: position, at: at)
-                } else {
-                    player.pause()
-                    await player.seek(to: position)
+                guard let navigator = ensureNavigator() else { continue }
+                await navigator.show(item, position: position, at: at, playing: playing, rate: rate)
+                player = await navigator.currentPlayer
+                playerItem = player == nil ? nil : await navigator.currentIndex
+                if player == nil, let failure = navigator.snapshot.current?.error {
+                    notices(.error(ErrorMessage(code: .badMessage, message: failure)))
+                    continue
                 }
                 await perform(core.seekCompleted(epoch: epoch, now: clock.now()))
             case .switchClock(let target, _):
@@ -197,26 +218,26 @@ public actor PartyMember {
         }
     }
 
-    /// The player for `item`, opening it (and closing the previous one) when the item changes.
-    private func ensurePlayer(item: Int) async -> Player? {
-        if let player, playerItem == item { return player }
-        if let old = player { await old.close() }
-        player = nil
-        playerItem = nil
-        guard let name = core.config?.items[safe: item] else { return nil }
-        guard let path = resolve(name) else {
+    /// The navigator over the party's items, made when the first timeline comes (and again if
+    /// a restored party lists other items). Items are looked up by name in the media folders.
+    private func ensureNavigator() -> StoryNavigator? {
+        guard let items = core.config?.items, !items.isEmpty else { return nil }
+        if let navigator, navigatorItems == items { return navigator }
+        if let old = navigator { Task { await old.close() } }
+        let stories = items.map { name in
+            if let path = resolve(name) { return Story(url: path, title: name) }
             notices(.error(ErrorMessage(code: .badMessage, message: "\(name): not found in \(options.mediaFolders.joined(separator: ", "))")))
-            return nil
+            return Story(url: name, title: name)
         }
-        do {
-            let opened = try await Player.open(path, options: options.playerOptions())
-            player = opened
-            playerItem = item
-            return opened
-        } catch {
-            notices(.error(ErrorMessage(code: .badMessage, message: error.description)))
-            return nil
-        }
+        var storyOptions = StoryNavigator.Options()
+        storyOptions.autoAdvance = false
+        storyOptions.timeSource = clock
+        let playerOptions = options.playerOptions
+        storyOptions.playerOptions = { _ in playerOptions() }
+        let created = StoryNavigator(stories: stories, options: storyOptions)
+        navigator = created
+        navigatorItems = items
+        return created
     }
 
     private func resolve(_ name: String) -> String? {
@@ -228,10 +249,12 @@ public actor PartyMember {
         return nil
     }
 
-    /// Closes the player (at the end of a run).
+    /// Closes the players (at the end of a run).
     public func shutDown() async {
-        if let player { await player.close() }
+        await navigator?.close()
+        navigator = nil
         player = nil
+        playerItem = nil
     }
 }
 

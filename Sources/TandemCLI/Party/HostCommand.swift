@@ -11,7 +11,8 @@ struct HostCommand: AsyncParsableCommand {
         abstract: "Host a watch party: prints the link others join with. Without --server, serves it too."
     )
 
-    @Argument(help: "Media files, in party order.") var files: [String]
+    @Argument(help: "Media files, in party order. Several make a story party: each plays to its end, then the next.")
+    var files: [String]
     @Option(help: "A party server to create the party on (default: serve it here).") var server: HostPort?
     @Option(help: "Where to serve the party when there is no --server.") var listen = HostPort(host: "0.0.0.0", port: 7777)
     @Option(help: "Your name.") var name = "host"
@@ -71,7 +72,8 @@ struct HostCommand: AsyncParsableCommand {
         let folders = Array(Set(files.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }))
         let member = PartyMember(options: .init(
             link: PartyLink(host: connectHost, port: target.port, party: partyID, key: secret), name: name, create: config,
-            mediaFolders: folders, playerOptions: MemberSession.headlessPlayerOptions(), logger: logger)) { output.notice($0) }
+            mediaFolders: folders, playerOptions: MemberSession.headlessPlayerOptions(), advanceAtEnd: files.count > 1,
+            logger: logger)) { output.notice($0) }
         let status = await MemberSession.run(member, output: output, script: try script.map(PartyScript.init(parsing:)),
                                              duration: duration, ipc: ipc)
         await serverRunner?.stop()

@@ -1,0 +1,99 @@
+import ArgumentParser
+import FFmpegKit
+import Foundation
+import PlayerCore
+import StoryKit
+
+struct StoriesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stories",
+        abstract: "Browse videos as stories: one at a time, at most two players alive, posters while they load.",
+        discussion: """
+        Without a window (--headless) navigation comes from --script, e.g. "next@2,prev@4.5,jump:3@6" \
+        (ACTION@SECONDS; actions: next, prev, jump:N, begin, begin<, progress:F, commit, cancel, play, pause, \
+        stop, quit). Stories advance when one ends; the command ends after the last, or at quit.
+        """
+    )
+
+    @Argument(help: "The videos, in order.") var files: [String] = []
+    @Option(help: "A JSON list of stories: [{\"url\": …, \"title\": …, \"poster\": …}] (instead of or after FILES).")
+    var list: String?
+    @Flag(help: "No window and no sound device.") var headless = false
+    @Option(help: "Timed navigation, e.g. \"next@2,prev@4.5,jump:3@6\".") var script: String?
+    @Flag(help: "Print events as JSON lines on stdout; the last is the end summary.") var json = false
+    @Flag(help: "Stay on a story when it ends instead of going to the next.") var noAutoAdvance = false
+    @Option(help: "Emit a progress event this often (seconds) while a story plays.") var progressEvery: Double?
+
+    func validate() throws {
+        if files.isEmpty && list == nil { throw ValidationError("give at least one video (or --list)") }
+        if let script { do { _ = try StoryScript(parsing: script) } catch { throw ValidationError(error.description) } }
+        if let progressEvery, !(progressEvery > 0) { throw ValidationError("--progress-every must be > 0") }
+    }
+
+    func run() async throws {
+        FFmpegLog.configure()
+        guard headless else {
+            printError("windowed stories are not built yet; use --headless")
+            throw ExitCode.failure
+        }
+        let stories = try loadStories()
+        let steps = try script.map { try StoryScript(parsing: $0).steps } ?? []
+        let output = StoryEventOutput(json: json, started: MonotonicTimeSource().now())
+
+        var options = StoryNavigator.Options()
+        options.autoAdvance = !noAutoAdvance
+        options.progressInterval = progressEvery
+        options.playerOptions = { _ in PlayerOptions(videoSink: NullVideoSink(), audioSink: NullAudioSink(realTime: true)) }
+        let navigator = StoryNavigator(stories: stories, options: options)
+        let session = StorySession(navigator: navigator, output: output)
+        let outcome = await session.run(steps: steps, stopWhenCurrentEnds: noAutoAdvance)
+        let census = await navigator.census
+        let failed = outcome.failedStories
+        await navigator.close()
+        output.summary(["stories": stories.count, "started": outcome.started, "failed": failed.count,
+                        "peakLivePlayers": census.peakPlayers, "leakedThreads": await navigator.leakedThreads])
+        if failed.count == stories.count {
+            printError("no story could be played")
+            throw ExitCode.failure
+        }
+    }
+
+    private func loadStories() throws -> [Story] {
+        var stories = files.map { Story(url: $0) }
+        if let list {
+            do {
+                let data = try Data(contentsOf: URL(fileURLWithPath: list))
+                stories += try JSONDecoder().decode([StoryListEntry].self, from: data).map {
+                    Story(url: $0.url, title: $0.title, poster: $0.poster)
+                }
+            } catch let error as DecodingError {
+                printError("\(list): not a story list (\(StoryListEntry.explain(error)))")
+                throw ExitCode.failure
+            } catch {
+                printError("\(list): cannot read (\(error.localizedDescription))")
+                throw ExitCode.failure
+            }
+        }
+        guard !stories.isEmpty else {
+            printError("\(list ?? "stories"): the list is empty")
+            throw ExitCode.failure
+        }
+        return stories
+    }
+}
+
+/// One entry of a `--list` file.
+struct StoryListEntry: Decodable {
+    var url: String
+    var title: String?
+    var poster: String?
+
+    static func explain(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, let context): "entry \(context.codingPath.first?.intValue.map(String.init) ?? "?") has no \"\(key.stringValue)\""
+        case .typeMismatch(_, let context), .valueNotFound(_, let context): context.debugDescription
+        case .dataCorrupted(let context): context.debugDescription
+        @unknown default: "\(error)"
+        }
+    }
+}

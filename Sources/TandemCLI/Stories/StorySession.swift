@@ -1,0 +1,78 @@
+import Foundation
+import PlayerCore
+import StoryKit
+
+/// Runs a headless stories session: prints events, plays the script, and ends on `.finished`,
+/// a `quit` step, SIGINT, or (without auto-advance) when the current story ends after the script.
+struct StorySession: Sendable {
+    /// How often the end condition is checked without auto-advance.
+    static let endPoll = Duration.milliseconds(50)
+
+    let navigator: StoryNavigator
+    let output: StoryEventOutput
+
+    struct Outcome {
+        var started = 0
+        var failedStories: Set<Int> = []
+    }
+
+    func run(steps: [StoryScript.Step], stopWhenCurrentEnds: Bool) async -> Outcome {
+        let events = navigator.events()
+        let navigator = navigator
+        let output = output
+        let (done, finish) = AsyncStream<Void>.makeStream()
+        let printer = Task {
+            var outcome = Outcome()
+            for await event in events {
+                output.print(event)
+                switch event {
+                case .storyStarted: outcome.started += 1
+                case .storyFailed(let index, _): outcome.failedStories.insert(index)
+                case .finished: finish.yield()
+                default: break
+                }
+            }
+            return outcome
+        }
+        let interrupts = Task { await Signals.wait(); finish.yield() }
+        await navigator.play()
+        let scriptTask = Task {
+            let start = ContinuousClock.now
+            for step in steps {
+                try? await Task.sleep(until: start + .seconds(step.at))
+                if Task.isCancelled { return }
+                if step.action == .quit { finish.yield(); return }
+                await apply(step.action)
+            }
+            guard stopWhenCurrentEnds else { return }
+            while !Task.isCancelled {
+                if await navigator.currentPlayer?.state != .playing, await navigator.currentPlayer?.state != .paused {
+                    finish.yield()
+                    return
+                }
+                try? await Task.sleep(for: Self.endPoll)
+            }
+        }
+        for await _ in done { break }
+        scriptTask.cancel()
+        interrupts.cancel()
+        await navigator.close()
+        return await printer.value
+    }
+
+    private func apply(_ action: StoryScript.Action) async {
+        switch action {
+        case .next: await navigator.next()
+        case .previous: await navigator.previous()
+        case .jump(let index): await navigator.jump(to: index)
+        case .begin(let direction): await navigator.begin(direction)
+        case .progress(let fraction): await navigator.setTransitionProgress(fraction)
+        case .commit: await navigator.commit()
+        case .cancel: await navigator.cancel()
+        case .play: await navigator.play()
+        case .pause: await navigator.pause()
+        case .stop: await navigator.stop()
+        case .quit: break
+        }
+    }
+}

@@ -321,9 +321,16 @@ public actor StoryNavigator {
             slot = StorySlot(id: id, index: target, player: nil, error: error)
             hub.emit(.storyFailed(index: target, reason: error.description))
         }
+        // A poster that is not ready would be made from the same keyframe the player is decoding,
+        // as slowly: only a cached one, or the story's own image (cheap), is worth showing.
         let posters = posters
+        let hasImage = stories[target].poster != nil
         Task {
-            if case .success(let poster) = await posters.poster(for: target) { self.posterMade(poster, slot: id) }
+            if let poster = await posters.cached(target) {
+                self.posterMade(poster, slot: id)
+            } else if hasImage, case .success(let poster) = await posters.poster(for: target) {
+                self.posterMade(poster, slot: id)
+            }
         }
         return slot
     }

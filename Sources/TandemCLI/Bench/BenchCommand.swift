@@ -9,7 +9,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks against ffmpeg and mpv (ratios of runs made alternately in one invocation).",
-        subcommands: [Decode.self, RealTime.self, FirstFrame.self, OpenClose.self, Party.self]
+        subcommands: [Decode.self, RealTime.self, FirstFrame.self, OpenClose.self, Party.self, Stories.self, StoriesMemory.self]
     )
 
     /// This very executable, for runs in a fresh process.

@@ -40,7 +40,7 @@ extension PlayerWindow {
                 reportedUploadError = true
             }
             if let t = texture.texture {
-                copy(t, geometry: texture.geometry(rotation: sink.rotation), offset: offset, size: size)
+                copy(t, source: texture.sourceRect, geometry: texture.geometry(rotation: sink.rotation), offset: offset, size: size)
                 return
             }
         }
@@ -55,11 +55,11 @@ extension PlayerWindow {
             }
         }
         if let p = posterTextures[slot], let t = p.texture {
-            copy(t, geometry: p.geometry, offset: offset, size: size)
+            copy(t, source: nil, geometry: p.geometry, offset: offset, size: size)
         }
     }
 
-    private func copy(_ texture: OpaquePointer, geometry: DisplayGeometry, offset: Int, size: DisplayGeometry.Size) {
+    private func copy(_ texture: OpaquePointer, source: SDL_Rect?, geometry: DisplayGeometry, offset: Int, size: DisplayGeometry.Size) {
         let r = geometry.copyRect(in: size)
         var rect = SDL_Rect(x: Int32(r.x + offset), y: Int32(r.y), w: Int32(r.width), h: Int32(r.height))
         let flip: SDL_RendererFlip = switch geometry.flip {
@@ -67,6 +67,10 @@ extension PlayerWindow {
         case .horizontal: SDL_FLIP_HORIZONTAL
         case .vertical: SDL_FLIP_VERTICAL
         }
-        SDL_RenderCopyEx(renderer, texture, nil, &rect, geometry.angle, nil, flip)
+        if var source {
+            SDL_RenderCopyEx(renderer, texture, &source, &rect, geometry.angle, nil, flip)
+        } else {
+            SDL_RenderCopyEx(renderer, texture, nil, &rect, geometry.angle, nil, flip)
+        }
     }
 }

@@ -38,6 +38,8 @@ public final class PlayerWindow {
     private var running = false
     private var closed = false
     private let ttfStarted: Bool
+    /// SDL's name for the renderer in use ("opengl", "opengles2", "software"…).
+    public let rendererName: String
     let clock = MonotonicTimeSource()
 
     /// Opens a resizable window centred on the first display.
@@ -83,9 +85,8 @@ public final class PlayerWindow {
         if !ttfStarted { logger.warning("SDL_ttf: \(sdlError()); overlays are drawn without text") }
         overlay = OverlayRenderer(renderer: renderer, fontPath: ttfStarted ? OverlayRenderer.defaultFontPath : "", logger: logger)
         var info = SDL_RendererInfo()
-        if SDL_GetRendererInfo(renderer, &info) == 0, let name = info.name {
-            logger.debug("SDL renderer \(String(cString: name)), video driver \(String(cString: SDL_GetCurrentVideoDriver()))")
-        }
+        rendererName = SDL_GetRendererInfo(renderer, &info) == 0 ? info.name.map { String(cString: $0) } ?? "?" : "?"
+        logger.debug("SDL renderer \(rendererName), video driver \(String(cString: SDL_GetCurrentVideoDriver()))")
     }
 
     isolated deinit { close() }

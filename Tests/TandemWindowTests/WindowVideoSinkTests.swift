@@ -1,0 +1,46 @@
+import FFmpegKit
+import Testing
+@testable import TandemWindow
+
+struct WindowVideoSinkTests {
+    @Test func keepsTheNewestPictureWithAGeneration() throws {
+        let sink = WindowVideoSink(rotation: -90)
+        #expect(sink.latest() == nil && sink.generation == 0 && sink.rotation == -90)
+        sink.store(TestMedia.solidFrame(width: 16, height: 16, y: 50, u: 128, v: 128), position: 0)
+        sink.store(TestMedia.solidFrame(width: 16, height: 16, y: 200, u: 128, v: 128), position: 0.04)
+        let picture = try #require(sink.latest())
+        #expect(picture.generation == 2 && sink.generation == 2)
+        #expect(picture.position == 0.04)
+        #expect(picture.frame.pointer.pointee.data.0?.pointee == 200)
+    }
+
+    @Test func theStoredPictureOutlivesThePresentersFrame() throws {
+        // The presenter unrefs or reuses its frame after present returns: the sink holds its own reference.
+        let presenter = TestMedia.solidFrame(width: 8, height: 8, y: 77, u: 128, v: 128)
+        let sink = WindowVideoSink()
+        sink.store(presenter.clone(), position: 1)
+        presenter.unref()
+        let picture = try #require(sink.latest())
+        #expect(picture.frame.width == 8 && picture.frame.pointer.pointee.data.0?.pointee == 77)
+    }
+
+    @Test func presentingWakesTheRenderLoop() async {
+        let sink = WindowVideoSink()
+        let wakeup = RenderWakeup()
+        sink.attach(wakeup)
+        sink.store(TestMedia.solidFrame(width: 2, height: 2, y: 16, u: 128, v: 128), position: 0)
+        var iterator = wakeup.stream.makeAsyncIterator()
+        #expect(await iterator.next() != nil)
+    }
+
+    @Test func finishAndClear() {
+        let sink = WindowVideoSink()
+        sink.store(TestMedia.solidFrame(width: 2, height: 2, y: 16, u: 128, v: 128), position: 0)
+        #expect(!sink.isFinished)
+        sink.finish()
+        #expect(sink.isFinished)
+        sink.clear()
+        #expect(sink.latest() == nil)
+        #expect(sink.generation == 2)  // a cleared slot is a change the window redraws
+    }
+}

@@ -47,6 +47,8 @@ public final class PartySimulation {
         var correction = 0.0
         var maxCorrection = 0.0
         var seeks = 0
+        /// The one pending wake-up (an earlier one replaces it; stale wake events are ignored).
+        var wakeAt = Double.infinity
         var skews: [Double] = []
         /// The true instant at which it applied each epoch.
         var applied: [Int: Double] = [:]
@@ -161,21 +163,24 @@ public final class PartySimulation {
             m.joinedAt = t
             apply(server.connected(m.connection, now: t))
             await perform(m.core.start(now: m.clock.local(t)), member: i, at: t)
-            schedule(t + 0.01, .wake(member: i))
+            wake(i, at: t + 0.01)
         case .toServer(let connection, let text):
             apply(server.received(connection, text: text, now: t))
         case .toMember(let i, let connection, let text):
             let m = members[i]
             guard m.linkUp, m.connection == connection, let message = try? PartyProtocol.decode(text) else { return }
             await perform(m.core.receive(message, now: m.clock.local(t)), member: i, at: t)
+            // As an event loop re-arms its timer after input: a welcome starts the pings at once.
+            wake(i, at: max(m.clock.trueTime(m.core.nextWake(after: m.clock.local(t))), t + 0.001))
         case .wake(let i):
             let m = members[i]
+            guard t == m.wakeAt else { return }
+            m.wakeAt = .infinity
             let local = m.clock.local(t)
             let snapshot = ParticipantCore.PlayerSnapshot(position: m.player.clock.position(at: local), prerolling: false)
             let tickActions = m.core.tick(now: local, player: snapshot)
             await perform(tickActions, member: i, at: t)
-            let next = max(m.clock.trueTime(m.core.nextWake(after: local)), t + 0.001)
-            if !m.core.ended { schedule(next, .wake(member: i)) }
+            if !m.core.ended { wake(i, at: max(m.clock.trueTime(m.core.nextWake(after: local)), t + 0.001)) }
         case .command(let action, let value):
             let host = members[0]
             await perform([host.core.request(action, value: value)], member: 0, at: t)
@@ -192,6 +197,7 @@ public final class PartySimulation {
             log.append(String(format: "%8.3f %@: link up, reconnecting", t, m.name))
             apply(server.connected(m.connection, now: t))
             await perform(m.core.reconnect(now: m.clock.local(t)), member: i, at: t)
+            wake(i, at: t + 0.001)
         case .serverTick:
             apply(server.tick(now: t))
             schedule(t + 0.25, .serverTick)
@@ -199,6 +205,13 @@ public final class PartySimulation {
             sample(at: t)
             schedule(t + settings.sampleInterval, .sample)
         }
+    }
+
+    /// Wakes member `i` at `t`, unless it is already due to wake sooner.
+    private func wake(_ i: Int, at t: Double) {
+        guard t < members[i].wakeAt else { return }
+        members[i].wakeAt = t
+        schedule(t, .wake(member: i))
     }
 
     private func apply(_ outputs: [PartyServerCore.Output]) {
@@ -227,6 +240,8 @@ public final class PartySimulation {
                 schedule(at, .toServer(connection: m.connection, text: PartyProtocol.encode(message)))
             case .seek(_, let position, let at, let playing, let rate, let epoch, let catchUp):
                 m.seeks += 1
+                log.append(String(format: "%8.3f %@: seek to %.3f s for %.3f (epoch %d)", t, m.name, position, m.clock.trueTime(at), epoch))
+                log.append(String(format: "%8.3f %@: seek to %.3f s for %.3f (epoch %d)", t, m.name, position, m.clock.trueTime(at), epoch))
                 m.player.setRate(rate)
                 if playing {
                     await m.player.schedule(position: position, at: at)
@@ -262,6 +277,8 @@ public final class PartySimulation {
     /// Around a jump (seek, item change) positions are discontinuous: a member a millisecond early
     /// already shows the new position. There the command spread is the measure, not the skew.
     static let jumpExclusion = 0.05
+    /// Clock exchanges a member has had before its command instants count as "settled" ones.
+    static let settleTime = 5.0
 
     private func sample(at t: Double) {
         guard let expected = reference(at: t) else { return }
@@ -303,16 +320,21 @@ public final class PartySimulation {
         }
         // Command spread: the same epoch applied by every member, in true time.
         let epochs = Set(members.flatMap { $0.applied.keys })
-        var commandSpread = 0.0
+        var commandSpread = 0.0, settledSpread = 0.0
         for e in epochs {
             let instants = members.compactMap { $0.applied[e] }
             guard instants.count >= 2 else { continue }
             commandSpread = max(commandSpread, ((instants.max() ?? 0) - (instants.min() ?? 0)) * 1000)
+            // Members that had measured their clock for a while by then.
+            let settled = members.compactMap { m in
+                m.applied[e].flatMap { at in (m.joinedAt.map { at - $0 >= Self.settleTime } ?? false) ? at : nil }
+            }
+            if settled.count >= 2 { settledSpread = max(settledSpread, ((settled.max() ?? 0) - (settled.min() ?? 0)) * 1000) }
         }
         return SimulationReport(members: perMember, skewP50Ms: SimulationReport.percentile(all, 0.5),
                                 skewP99Ms: SimulationReport.percentile(all, 0.99), skewMaxMs: all.last ?? .nan,
                                 spreadP99Ms: SimulationReport.percentile(spreads, 0.99), convergenceSeconds: convergence,
-                                commandSpreadMs: commandSpread, maxRateCorrection: members.map(\.maxCorrection).max() ?? 0,
+                                commandSpreadMs: commandSpread, settledCommandSpreadMs: settledSpread, maxRateCorrection: members.map(\.maxCorrection).max() ?? 0,
                                 commands: references.count)
     }
 }

@@ -22,6 +22,9 @@ public struct SimulationReport: Sendable, Codable {
     public var convergenceSeconds: Double
     /// Largest spread of the true instants at which members applied one command.
     public var commandSpreadMs: Double
+    /// The same, counting only members that had measured their clock for 5 s at the instant
+    /// (the first command right after everyone joins is as good as a second of exchanges).
+    public var settledCommandSpreadMs: Double
     public var maxRateCorrection: Double
     public var commands: Int
 

@@ -4,7 +4,8 @@ import Foundation
 /// Estimates the party clock (the server's) from a client's clock with NTP's four timestamps.
 ///
 /// - Each exchange gives offset θ = ((t1 − t0) + (t2 − t3)) / 2 and round-trip delay δ = (t3 − t0) − (t2 − t1).
-///   θ is off by at most δ/2 (the unknown asymmetry), so only the lowest-delay samples are trusted.
+///   θ is off by at most δ/2 (the unknown asymmetry). The estimate takes the lowest one-way time of
+///   each direction over a window instead: their half-difference is θ when the base latency is symmetric.
 /// - A line through those samples' offsets over the window gives the frequency drift too (clocks
 ///   differ by up to ±200 ppm), so the mapping stays right between exchanges.
 /// - Pacing: a burst on join, then one exchange a second.
@@ -23,9 +24,9 @@ public struct ClockSync: Sendable {
         public var offset: Double
         public var drift: Double
         public var reference: Double
-        /// Bound on the offset's error: half the best round trip, plus the scatter of the fit.
+        /// Bound on the offset's error: half the fastest round trip (up and down minima together).
         public var uncertainty: Double
-        /// Smallest round trip seen in the window.
+        /// Fastest round trip in the window: the lowest one-way times of the two directions added.
         public var minDelay: Double
 
         public func party(fromLocal local: Double) -> Double { local + offset + drift * (local - reference) }
@@ -40,17 +41,16 @@ public struct ClockSync: Sendable {
     public static let burstInterval = 0.015
     /// Steady pace afterwards. Offsets are only as good as the lowest-delay exchanges, and with
     /// jitter few exchanges are low-delay: four a second (≈100 bytes each) give enough of them.
-    public static let steadyInterval = 0.25
+    public static let steadyInterval = 0.1
     /// Samples older than this are forgotten: long enough to see drift, short enough to follow it.
     public static let windowSeconds = 60.0
     public static let maxSamples = 512
-    /// The offset comes from the lowest-delay tenth of the recent exchanges: the last
-    /// `offsetWindow` seconds once the drift is known. Before, unknown drift (200 ppm biases a sample
-    /// by 0.2 ms per second of age) is traded against jitter (more samples find lower delays):
-    /// a quiet link uses 2 s, a link with 20 ms of jitter 10 s.
+    /// The offset comes from the exchanges of the last `offsetWindow` seconds once the drift is
+    /// known. Before, unknown drift (200 ppm biases a sample by 0.2 ms per second of age) is traded
+    /// against jitter (more exchanges find lower one-way times): a quiet link uses 2 s, a link with
+    /// 20 ms of jitter 10 s.
     public static let offsetWindow = 20.0
     public static let offsetWindowNoDrift = 2.0...10.0
-    public static let offsetFraction = 0.1
     /// The drift is a line through the lowest-delay exchange of each `driftBucket`, trusted once
     /// its standard error is below `driftStandardError` (seconds on a quiet link; longer with jitter).
     public static let driftBucket = 1.0
@@ -89,15 +89,20 @@ public struct ClockSync: Sendable {
         let drift = fitted ?? previous?.drift ?? 0
         let driftKnown = fitted != nil || (previous.map { $0.drift != 0 } ?? false)
         let window = driftKnown ? offsetWindow : noDriftWindow(all, latest: latest)
-        let recent = all.filter { latest - $0.local <= window }.sorted { $0.delay < $1.delay }
-        let best = Array(recent.prefix(max(4, Int(Double(recent.count) * offsetFraction))))
+        let recent = all.filter { latest - $0.local <= window }
         let reference = latest
-        // Each offset carried to the reference instant along the drift line.
-        let offsets = best.map { $0.offset + drift * (reference - $0.local) }
-        let mean = offsets.reduce(0, +) / Double(offsets.count)
-        let rms = (offsets.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(offsets.count)).squareRoot()
-        let minDelay = best.first?.delay ?? 0
-        return Estimate(offset: mean, drift: drift, reference: reference, uncertainty: minDelay / 2 + rms, minDelay: minDelay)
+        // Each direction on its own, carried to the reference instant along the drift line:
+        // up = t1 − t0 = d↑ + θ, down = t3 − t2 = d↓ − θ. Their minima over the window are the
+        // base latencies plus and minus θ; with a symmetric base (NTP's assumption), θ is half
+        // their difference. The minimum of each direction needs only one lucky message that
+        // way, where a low round trip needs both at once: with ±20 ms of jitter this is several
+        // times closer than averaging the lowest-delay round trips.
+        let up = recent.map { ($0.t1 - $0.t0) - drift * ($0.local - reference) }.min() ?? 0
+        let down = recent.map { ($0.t3 - $0.t2) + drift * ($0.local - reference) }.min() ?? 0
+        let offset = (up - down) / 2
+        // The fastest round trip the two minima make: half of it bounds the asymmetry, so the error.
+        let minDelay = up + down
+        return Estimate(offset: offset, drift: drift, reference: reference, uncertainty: minDelay / 2, minDelay: minDelay)
     }
 
     /// Recent jitter (median − minimum round trip) sets the window used before the drift is known.

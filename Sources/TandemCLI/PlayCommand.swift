@@ -3,11 +3,16 @@ import FFmpegKit
 import Foundation
 import PlayerCore
 import MPVIPC
+import TandemWindow
 
 struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Play a file: headless (paced by the clock) or as fast as it decodes."
+        abstract: "Play a file: in a window with sound, headless (paced by the clock), or as fast as it decodes.",
+        discussion: """
+            In the window (mpv's keys): space/p pause, ←/→ seek ∓5 s, ↑/↓ seek ±60 s, . frame step, \
+            s screenshot (tandem-shot-NNNN.png), f fullscreen, m mute, 9/0 volume, q/Esc quit.
+            """
     )
 
     @Argument(help: "The media file.") var file: String
@@ -33,25 +38,32 @@ struct PlayCommand: AsyncParsableCommand {
 
     func run() async throws {
         FFmpegLog.configure()
-        guard headless || fast else {
-            printError("windowed playback is not built yet; use --headless (or --fast)")
+        let wallStart = MonotonicTimeSource().now()
+        // The window first: without a display, say so before anything else is opened.
+        let display: WindowedPlayback?
+        do {
+            display = headless || fast ? nil : try await WindowedPlayback.open(file, sound: wav == nil)
+        } catch {
+            printError(error.description)
             throw ExitCode.failure
         }
-        let wallStart = MonotonicTimeSource().now()
         let output = EventOutput(json: json, started: wallStart)
         var videoSinks: [any VideoSink] = []
         do {
             if let framemd5 { videoSinks.append(try FrameMD5Sink(path: framemd5)) }
         } catch {
             printError("\(framemd5 ?? ""): cannot write framemd5 output")
+            await display?.close()
             throw ExitCode.failure
         }
         let snapshotSink = snapshot.map { PNGSnapshotSink(path: $0) }
         if let snapshotSink { videoSinks.append(snapshotSink) }
+        if let display { videoSinks.append(display.video) }
         let audioSink: any AudioSink
         do {
-            audioSink = try wav.map { try WAVAudioSink(path: $0, realTime: !fast) } ?? NullAudioSink(realTime: !fast)
+            audioSink = try wav.map { try WAVAudioSink(path: $0, realTime: !fast) } ?? display?.audio ?? NullAudioSink(realTime: !fast)
         } catch {
+            await display?.close()
             printError("\(wav ?? ""): cannot write WAV output")
             throw ExitCode.failure
         }
@@ -64,6 +76,7 @@ struct PlayCommand: AsyncParsableCommand {
                                                                         videoStreamIndex: firstVideo, rate: speed))
         } catch {
             printError(error.description)
+            await display?.close()
             throw ExitCode.failure
         }
         output.opened(player)
@@ -75,6 +88,7 @@ struct PlayCommand: AsyncParsableCommand {
             do { try await server.start() } catch {
                 printError(error.description)
                 await player.close()
+                await display?.close()
                 throw ExitCode.failure
             }
             ipcServer = server
@@ -84,10 +98,16 @@ struct PlayCommand: AsyncParsableCommand {
         player.setStopPosition(end)
         if let start { await player.seek(to: start) }
         player.play()
-        await player.waitUntilEnded()
+        if let display {
+            // Until q, Esc or closing the window, or the end of the file (as mpv).
+            await display.run(player)
+        } else {
+            await player.waitUntilEnded()
+        }
         let stats = player.stats
         await ipcServer?.stop()
         await player.close()
+        await display?.close()
         await watcher.value
         output.finished(stats: stats, mediaSeconds: max(0, stats.endPosition - (start ?? 0)),
                         wallSeconds: MonotonicTimeSource().now() - wallStart)
@@ -95,6 +115,47 @@ struct PlayCommand: AsyncParsableCommand {
             printError(error)
             throw ExitCode.failure
         }
+    }
+}
+
+/// The window and sound device of `tandem play` without `--headless`: an SDL window the size of the
+/// video (capped to the screen), the SDL sound device (or muted playback when there is none), and
+/// mpv's keys through ``PlayerWindowController``.
+struct WindowedPlayback: Sendable {
+    /// Window size for a file without pictures (the clock and progress bar still show).
+    static let audioOnlySize = DisplayGeometry.Size(width: 640, height: 360)
+
+    let window: PlayerWindow
+    let video: WindowVideoSink
+    let audio: SDLAudioSink?
+
+    /// Opens the window (titled with the file name) and, when `sound`, the sound device.
+    static func open(_ file: String, sound: Bool) async throws(WindowError) -> WindowedPlayback {
+        let geometry = DisplayGeometry(probing: file)
+        let title = URL(fileURLWithPath: file).lastPathComponent
+        let window = try await PlayerWindow(title: title, size: geometry?.displaySize ?? audioOnlySize)
+        var audio: SDLAudioSink?
+        if sound {
+            let stream = (try? InputFile(url: file))?.info().streams.first { $0.type == .audio }
+            do {
+                audio = try SDLAudioSink(preferredRate: stream?.sampleRate ?? 48000, preferredChannels: stream?.channels ?? 2)
+            } catch {
+                printError("no sound device (\(error)): playing muted")
+            }
+        }
+        return WindowedPlayback(window: window, video: WindowVideoSink(rotation: geometry.map { g in Double(g.quarterTurns * 90) } ?? 0),
+                                audio: audio)
+    }
+
+    @WindowActor
+    func run(_ player: Player) async {
+        await window.run(controller: PlayerWindowController(player: player, video: video, audio: audio))
+    }
+
+    /// Closes the sound device (if the player did not) and the window.
+    func close() async {
+        audio?.stop()
+        await window.close()
     }
 }
 

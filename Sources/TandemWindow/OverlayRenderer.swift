@@ -72,6 +72,9 @@ final class OverlayRenderer {
 
     var hasFont: Bool { font != nil }
 
+    /// Text textures held (for tests of the cache).
+    var cachedTexts: Int { texts.count }
+
     /// Notes what is new in `scene` (toasts seen for the first time, volume or mute changes).
     /// Call every turn, drawn or not, so toasts are timed from when they came.
     func observe(_ scene: WindowScene, now: Double) {

@@ -16,7 +16,9 @@ extension PlayerWindow {
     public func capture(_ scene: WindowScene) throws(WindowError) -> RGBAImage {
         let size = outputSize
         guard size.width > 0, size.height > 0 else { throw WindowError.sdl("the window is closed") }
-        let layout = scene.showOverlays ? overlay.layout(scene, size: size, now: clock.now()) : nil
+        let now = clock.now()
+        overlay.observe(scene, now: now)
+        let layout = scene.showOverlays ? overlay.layout(scene, size: size, now: now) : nil
         compose(scene, size: size, layout: layout)
         dirty = true
         var pixels = [UInt8](repeating: 0, count: size.width * size.height * 4)

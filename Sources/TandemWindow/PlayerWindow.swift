@@ -19,6 +19,8 @@ public final class PlayerWindow {
     /// How often input is polled while nothing else happens: well under a frame at 60 Hz, and
     /// idle wake-ups cost next to nothing.
     nonisolated static let pollInterval: Duration = .milliseconds(5)
+    /// SDL video drivers that show nothing: used only when asked for by name (`SDL_VIDEODRIVER`, as tests do).
+    static let invisibleDrivers: Set<String> = ["offscreen", "dummy", "evdev"]
 
     let window: OpaquePointer
     let renderer: OpaquePointer
@@ -59,11 +61,20 @@ public final class PlayerWindow {
         guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else {
             throw WindowError.noDisplay(Self.displayProblem())
         }
+        // SDL falls back to its offscreen driver when no display answers: a window nobody sees.
+        let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
+        let requested = ProcessInfo.processInfo.environment["SDL_VIDEODRIVER"] ?? ""
+        if Self.invisibleDrivers.contains(driver), !requested.split(separator: ",").contains(Substring(driver)) {
+            SDL_QuitSubSystem(SDL_INIT_VIDEO)
+            throw WindowError.noDisplay("no X11 or Wayland display answered (SDL fell back to \(driver))"
+                                        + (ProcessInfo.processInfo.environment["DISPLAY"] == nil ? ", DISPLAY is not set" : ""))
+        }
         var bounds = SDL_Rect()
         let usable = SDL_GetDisplayUsableBounds(0, &bounds) == 0
             ? DisplayGeometry.Size(width: Int(bounds.w), height: Int(bounds.h)) : nil
         let fitted = DisplayGeometry(frameSize: size).windowSize(fittingIn: usable)
-        var flags = SDL_WINDOW_RESIZABLE.rawValue
+        // Shown by the first render or run, so a failure in between (a file that does not open) shows nothing.
+        var flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_HIDDEN.rawValue
         if fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
         guard let window = SDL_CreateWindow(title, tandem_sdl_windowpos_centered(), tandem_sdl_windowpos_centered(),
                                             Int32(max(fitted.width, 1)), Int32(max(fitted.height, 1)), flags) else {
@@ -126,6 +137,7 @@ public final class PlayerWindow {
         }
         running = true
         dirty = true
+        SDL_ShowWindow(window)
         defer {
             ticker.cancel()
             wakeup.finish()
@@ -182,6 +194,7 @@ public final class PlayerWindow {
     /// Draws `scene` and shows it now, whether or not anything changed.
     public func render(_ scene: WindowScene) {
         guard !closed else { return }
+        SDL_ShowWindow(window)
         draw(scene, force: true)
     }
 

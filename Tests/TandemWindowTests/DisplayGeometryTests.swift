@@ -88,3 +88,13 @@ struct DisplayGeometryTests {
         #expect(g.destination(in: Size(width: 0, height: 0)) == Rect(x: 0, y: 0, width: 0, height: 0))
     }
 }
+
+extension DisplayGeometryTests {
+    @Test func probingAFileGivesItsVideoGeometry() throws {
+        let video = try #require(DisplayGeometry(probing: TestMedia.path("odd-dims.mp4")))
+        #expect(video.displaySize == Size(width: 161, height: 97))
+        #expect(DisplayGeometry(probing: TestMedia.path("audio-only.m4a")) == nil)
+        #expect(DisplayGeometry(probing: TestMedia.path("no-such-file.mp4")) == nil)
+        #expect(DisplayGeometry(probing: TestMedia.path("h264-aac.mp4"), streamIndex: 1) == nil)  // the audio stream
+    }
+}

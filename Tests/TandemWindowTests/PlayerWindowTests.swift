@@ -31,6 +31,20 @@ extension SDLTests {
             }
         }
 
+        /// With no display at all SDL falls back to its offscreen driver; unless asked for by name
+        /// that is "no display" too, not an invisible window.
+        @Test(.enabled(if: ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] == nil))
+        func anInvisibleFallbackDriverIsNoDisplay() throws {
+            let saved = ProcessInfo.processInfo.environment["DISPLAY"]
+            unsetenv("SDL_VIDEODRIVER")
+            unsetenv("DISPLAY")
+            defer {
+                if let saved { setenv("DISPLAY", saved, 1) }
+                SDLTests.useHeadlessDrivers()
+            }
+            #expect(throws: WindowError.self) { try PlayerWindow(title: "nowhere", size: .init(width: 320, height: 240)) }
+        }
+
         /// During a story swipe both pictures are on screen: at 0.5 the primary's right half on the
         /// left, the secondary's left half on the right; at −0.5 the other way round.
         @Test func aSlideDrawsBothPictures() throws {

@@ -17,8 +17,8 @@ public enum StoryEvent: Sendable, Equatable {
     /// A story became the current one and plays (or shows its error, when `.storyFailed` came
     /// for it as it was opened).
     case storyStarted(StoryIndicator, title: String)
-    /// The current story's first picture is on; `latency` is seconds since it became current
-    /// (0 when its neighbour player had it ready before the commit).
+    /// The current story's first picture is on; `latency` is seconds since the tap or jump that
+    /// asked for it, or since the commit of a swipe (0 when the neighbour had it ready by then).
     case firstFrame(index: Int, latency: Double)
     /// A story's poster stands in for it until its first frame.
     case posterShown(index: Int, source: Poster.Source)

@@ -236,8 +236,9 @@ public actor StoryNavigator {
 
     private func go(to target: Int) async {
         guard stories.indices.contains(target), target != current?.index, !closed else { return }
+        let requested = options.timeSource.now()
         await beginTransition(to: target, announce: true)
-        await commitTransition(position: nil, at: nil, announce: true)
+        await commitTransition(position: nil, at: nil, announce: true, requestedAt: requested)
         startTicker()
     }
 
@@ -257,11 +258,13 @@ public actor StoryNavigator {
     }
 
     /// `start`: false when the player was already scheduled (``show(_:position:at:playing:rate:)``).
-    private func commitTransition(position: Double?, at hostTime: Double?, announce: Bool, start: Bool = true) async {
+    /// `requestedAt`: when the tap or jump that opened it was made (the first-frame latency counts from there).
+    private func commitTransition(position: Double?, at hostTime: Double?, announce: Bool, start: Bool = true,
+                                  requestedAt: Double? = nil) async {
         guard var incoming = neighbour else { return }
         let outgoing = current
         let now = options.timeSource.now()
-        incoming.becameCurrent = now
+        incoming.becameCurrent = requestedAt ?? now
         neighbour = nil
         current = incoming
         index = incoming.index
@@ -279,7 +282,7 @@ public actor StoryNavigator {
         publish()
         if announce { hub.emit(.transitionCommitted(from: outgoing?.index ?? incoming.index, to: incoming.index)) }
         hub.emit(.storyStarted(StoryIndicator(index: incoming.index, count: stories.count, progress: 0), title: stories[incoming.index].title))
-        if incoming.ready { hub.emit(.firstFrame(index: incoming.index, latency: 0)) }
+        if incoming.ready { hub.emit(.firstFrame(index: incoming.index, latency: now - (incoming.becameCurrent ?? now))) }
         if incoming.error != nil {
             if options.autoAdvance { scheduleAdvance(after: options.failedStoryDwell, slot: incoming.id) }
         }

@@ -11,7 +11,8 @@ struct StorySlot: Sendable {
     let error: OpenError?
     var ready = false
     var poster: Poster?
-    /// Host time at which it became the current story, for the first-frame latency.
+    /// Host time of the tap or jump that asked for it, or of the swipe's commit: the first-frame
+    /// latency counts from there.
     var becameCurrent: Double?
 
     init(id: Int, index: Int, player: Player?, error: OpenError?) {

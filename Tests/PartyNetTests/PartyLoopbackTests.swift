@@ -166,10 +166,23 @@ import Testing
         let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
         let port = try await server.start()
         let link = PartyLink(host: "127.0.0.1", port: port, party: "stories", key: "k")
-        let items = ["h264-aac.mp4", "vp9-opus.webm", "video-only.mp4"]
+        // Three one-minute stories (links to the party clip), so none ends while a loaded machine converges.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-stories-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let items = ["one.mp4", "two.mp4", "three.mp4"]
+        for item in items {
+            try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent(item).path,
+                                                       withDestinationPath: PartyLoopbackTests.media + "/party.mp4")
+        }
+        func member(_ name: String, create: PartyConfig? = nil, notices: PartyLoopbackTests.Notices) -> PartyMember {
+            PartyMember(options: .init(link: link, name: name, create: create, mediaFolders: [folder.path],
+                                       playerOptions: { PlayerOptions(videoSink: NullVideoSink(), audioSink: nil) },
+                                       logger: Logger(label: "test")), notices: { notices.add($0) })
+        }
         let hostNotices = PartyLoopbackTests.Notices(), guestNotices = PartyLoopbackTests.Notices()
-        let host = PartyLoopbackTests.member(link, name: "Hana", create: PartyConfig(items: items), notices: hostNotices)
-        let guest = PartyLoopbackTests.member(link, name: "Gus", notices: guestNotices)
+        let host = member("Hana", create: PartyConfig(items: items), notices: hostNotices)
+        let guest = member("Gus", notices: guestNotices)
         let hostRun = Task { await host.run() }
         #expect(await PartyLoopbackTests.waitUntil { await host.status.me != nil })
         let guestRun = Task { await guest.run() }

@@ -79,8 +79,9 @@ extension BenchCommand {
                 let file = files[run % 2]
                 let navigator = StoryNavigator(stories: [Story(url: files[(run + 1) % 2]), Story(url: file)], options: Self.options())
                 let events = navigator.events()
+                let jumped = clock.now()
                 await navigator.jump(to: 1)
-                for await event in events { if case .firstFrame(1, let latency) = event { mine.append(latency); break } }
+                for await event in events { if case .firstFrame(1, _) = event { mine.append(clock.now() - jumped); break } }
                 await navigator.close()
 
                 let start = clock.now()
@@ -126,10 +127,9 @@ extension BenchCommand {
                 guard parts.count == 3, parts[0] == "rss", let n = Int(parts[1]), let bytes = Double(parts[2]) else { return nil }
                 return (n, bytes / 1048576)
             }
-            guard let early = readings.first, let late = readings.last else { throw BenchError("churn printed no readings") }
-            report("resident memory over \(transitions) transitions (MiB; reference: after the first \(early.0))", [
-                ("RSS after \(late.0) transitions", late.1, early.1),
-            ])
+            guard let early = readings.first else { throw BenchError("churn printed no readings") }
+            report("resident memory over \(transitions) transitions (MiB; reference: after the first \(early.0))",
+                   readings.dropFirst().map { ("RSS after \($0.0) transitions", $0.1, early.1) })
         }
     }
 
@@ -162,12 +162,12 @@ extension BenchCommand {
             case "churn":
                 let navigator = StoryNavigator(stories: Stories.list(files), options: Stories.options())
                 await navigator.play()
-                let first = min(100, transitions)
+                let every = max(1, transitions / 10)
                 for n in 1...transitions {
                     let index = await navigator.currentIndex
                     await navigator.jump(to: (index + 1) % 6)
                     await navigator.currentPlayer?.waitUntilReady()
-                    if n == first || n == transitions { print("rss \(n) \(residentBytes())") }
+                    if n % every == 0 || n == transitions { print("rss \(n) \(residentBytes())") }
                 }
                 await navigator.close()
             default:

@@ -59,11 +59,11 @@ final class OverlayRenderer {
     private var levels: (volume: Int, muted: Bool)?
     private var osd: (text: String, until: Double)?
 
-    /// Needs `TTF_Init` done (the window does it).
-    init(renderer: OpaquePointer, fontPath: String = defaultFontPath, logger: Logger) {
+    /// `fontPath`: nil draws no text (SDL_ttf did not start). Needs `TTF_Init` done (the window does it).
+    init(renderer: OpaquePointer, fontPath: String?, logger: Logger) {
         self.renderer = renderer
-        let font = TTF_OpenFont(fontPath, Self.fontSize)
-        if font == nil { logger.warning("font \(fontPath): \(sdlError()); overlays are drawn without text") }
+        let font = fontPath.flatMap { TTF_OpenFont($0, Self.fontSize) }
+        if let fontPath, font == nil { logger.warning("font \(fontPath): \(sdlError()); overlays are drawn without text") }
         self.font = font
         texts = TextTextureCache(renderer: renderer, font: font)
     }

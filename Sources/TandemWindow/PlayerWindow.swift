@@ -94,7 +94,7 @@ public final class PlayerWindow {
         self.renderer = renderer
         ttfStarted = TTF_Init() == 0
         if !ttfStarted { logger.warning("SDL_ttf: \(sdlError()); overlays are drawn without text") }
-        overlay = OverlayRenderer(renderer: renderer, fontPath: ttfStarted ? OverlayRenderer.defaultFontPath : "", logger: logger)
+        overlay = OverlayRenderer(renderer: renderer, fontPath: ttfStarted ? OverlayRenderer.defaultFontPath : nil, logger: logger)
         var info = SDL_RendererInfo()
         rendererName = SDL_GetRendererInfo(renderer, &info) == 0 ? info.name.map { String(cString: $0) } ?? "?" : "?"
         logger.debug("SDL renderer \(rendererName), video driver \(String(cString: SDL_GetCurrentVideoDriver()))")

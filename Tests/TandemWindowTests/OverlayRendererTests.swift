@@ -35,6 +35,19 @@ extension SDLTests {
             #expect(filled.first == OverlayRenderer.margin)
         }
 
+        @Test func withoutTheFontEverythingButTextIsDrawn() throws {
+            SDLTests.useHeadlessDrivers()
+            let window = try PlayerWindow(title: "no font", size: Self.size)
+            defer { window.close() }
+            let overlay = OverlayRenderer(renderer: window.renderer, fontPath: "/nonexistent/font.ttf", logger: window.logger)
+            defer { overlay.destroy() }
+            #expect(!overlay.hasFont)
+            let layout = overlay.layout(WindowScene(position: 30, duration: 60, status: "status", error: "error"),
+                                        size: Self.size, now: 0)
+            overlay.draw(layout)
+            #expect(overlay.cachedTexts == 0)
+        }
+
         @Test func textIsRasterisedOncePerString() throws {
             SDLTests.useHeadlessDrivers()
             let window = try PlayerWindow(title: "cache", size: Self.size)

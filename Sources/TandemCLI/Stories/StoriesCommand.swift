@@ -3,13 +3,16 @@ import FFmpegKit
 import Foundation
 import PlayerCore
 import StoryKit
+import TandemWindow
 
 struct StoriesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stories",
         abstract: "Browse videos as stories: one at a time, at most two players alive, posters while they load.",
         discussion: """
-        Without a window (--headless) navigation comes from --script, e.g. "next@2,prev@4.5,jump:3@6" \
+        In the window: < and > swipe to the previous and next story, and mpv's keys act on the current one \
+        (space pause, arrows seek, . step, s screenshot, f fullscreen, m mute, 9/0 volume, q quit). \
+        Headless (or in the window too), navigation can come from --script, e.g. "next@2,prev@4.5,jump:3@6" \
         (ACTION@SECONDS; actions: next, prev, jump:N, begin, begin<, progress:F, commit, cancel, play, pause, \
         stop, quit). Stories advance when one ends; the command ends after the last, or at quit.
         """
@@ -18,7 +21,7 @@ struct StoriesCommand: AsyncParsableCommand {
     @Argument(help: "The videos, in order.") var files: [String] = []
     @Option(help: "A JSON list of stories: [{\"url\": …, \"title\": …, \"poster\": …}] (instead of or after FILES).")
     var list: String?
-    @Flag(help: "No window and no sound device.") var headless = false
+    @Flag(help: "No window and no sound device (otherwise an SDL window with sound).") var headless = false
     @Option(help: "Timed navigation, e.g. \"next@2,prev@4.5,jump:3@6\".") var script: String?
     @Flag(help: "Print events as JSON lines on stdout; the last is the end summary.") var json = false
     @Flag(help: "Stay on a story when it ends instead of going to the next.") var noAutoAdvance = false
@@ -32,21 +35,30 @@ struct StoriesCommand: AsyncParsableCommand {
 
     func run() async throws {
         FFmpegLog.configure()
-        guard headless else {
-            printError("windowed stories are not built yet; use --headless")
+        let stories = try loadStories()
+        // The window first: without a display, say so before anything else is opened.
+        let window: StoriesWindow?
+        do {
+            window = headless ? nil : try await StoriesWindow.open(stories)
+        } catch {
+            printError(error.description)
             throw ExitCode.failure
         }
-        let stories = try loadStories()
         let steps = try script.map { try StoryScript(parsing: $0).steps } ?? []
         let output = StoryEventOutput(json: json, started: MonotonicTimeSource().now())
 
         var options = StoryNavigator.Options()
         options.autoAdvance = !noAutoAdvance
         options.progressInterval = progressEvery
-        options.playerOptions = { _ in PlayerOptions(videoSink: NullVideoSink(), audioSink: NullAudioSink(realTime: true)) }
+        if let sinks = window?.sinks {
+            options.playerOptions = { sinks.playerOptions(for: $0) }
+        } else {
+            options.playerOptions = { _ in PlayerOptions(videoSink: NullVideoSink(), audioSink: NullAudioSink(realTime: true)) }
+        }
         let navigator = StoryNavigator(stories: stories, options: options)
         let session = StorySession(navigator: navigator, output: output)
-        let outcome = await session.run(steps: steps, stopWhenCurrentEnds: noAutoAdvance)
+        let outcome = await session.run(steps: steps, stopWhenCurrentEnds: noAutoAdvance, window: window)
+        await window?.close()
         let census = await navigator.census
         let failed = outcome.failedStories
         await navigator.close()

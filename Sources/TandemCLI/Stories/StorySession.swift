@@ -1,9 +1,11 @@
 import Foundation
 import PlayerCore
 import StoryKit
+import TandemWindow
 
-/// Runs a headless stories session: prints events, plays the script, and ends on `.finished`,
-/// a `quit` step, SIGINT, or (without auto-advance) when the current story ends after the script.
+/// Runs a stories session: prints events, plays the script, and ends on `.finished`, a `quit`
+/// step, SIGINT, (without auto-advance) when the current story ends after the script, or, with a
+/// window, when the window's loop ends (q, Esc, closing it, or the last story ending).
 struct StorySession: Sendable {
     /// How often the end condition is checked without auto-advance.
     static let endPoll = Duration.milliseconds(50)
@@ -16,7 +18,7 @@ struct StorySession: Sendable {
         var failedStories: Set<Int> = []
     }
 
-    func run(steps: [StoryScript.Step], stopWhenCurrentEnds: Bool) async -> Outcome {
+    func run(steps: [StoryScript.Step], stopWhenCurrentEnds: Bool, window: StoriesWindow? = nil) async -> Outcome {
         let events = navigator.events()
         let navigator = navigator
         let output = output
@@ -53,7 +55,14 @@ struct StorySession: Sendable {
                 try? await Task.sleep(for: Self.endPoll)
             }
         }
-        for await _ in done { break }
+        if let window {
+            let windowDone = Task { await window.run(navigator); finish.yield() }
+            for await _ in done { break }
+            await window.stop()
+            await windowDone.value
+        } else {
+            for await _ in done { break }
+        }
         scriptTask.cancel()
         interrupts.cancel()
         await navigator.close()
@@ -75,4 +84,27 @@ struct StorySession: Sendable {
         case .quit: break
         }
     }
+}
+
+/// The window of `tandem stories` without `--headless`: one SDL window for the whole list, a
+/// picture and sound sink per story player, and the story keys of ``StoryWindowController``.
+struct StoriesWindow: Sendable {
+    let window: PlayerWindow
+    let sinks: StorySinks
+
+    static func open(_ stories: [Story]) async throws(WindowError) -> StoriesWindow {
+        let size = stories.lazy.compactMap { DisplayGeometry(probing: $0.url)?.displaySize }.first ?? WindowedPlayback.audioOnlySize
+        let window = try await PlayerWindow(title: "Tandem stories", size: size)
+        return StoriesWindow(window: window, sinks: StorySinks(urls: stories.map(\.url), sound: true, warn: { printError($0) }))
+    }
+
+    @WindowActor
+    func run(_ navigator: StoryNavigator) async {
+        await window.run(controller: StoryWindowController(navigator: navigator, sinks: sinks))
+    }
+
+    @WindowActor
+    func stop() { window.stop() }
+
+    func close() async { await window.close() }
 }

@@ -1,0 +1,142 @@
+import Foundation
+import PlayerCore
+import StoryKit
+
+/// Shows a ``StoryNavigator`` in a window: the current story, its poster until the first picture,
+/// the segment indicator, and during a swipe both pictures side by side. `<` and `>` swipe (the
+/// picture slides over ``slideDuration``), the other keys act on the current story as in mpv.
+@WindowActor
+public final class StoryWindowController: WindowController {
+    /// How long a key's swipe takes on screen: the neighbour opens during it.
+    public static let slideDuration = 0.25
+    /// Frames of the slide animation per second (the window renders when progress changes).
+    static let slideSteps = 12
+
+    public let navigator: StoryNavigator
+    public let sinks: StorySinks
+    /// Called once when the user quits.
+    public var onQuit: (() -> Void)?
+    public private(set) var quit = false
+    /// Set when the last story ended (auto-advance finished): the window then closes.
+    public private(set) var finished = false
+    private var toasts: [Toast] = []
+    private var nextToastID = 1
+    /// A key's swipe is under way (further story keys are ignored until it ends).
+    public private(set) var isSwiping = false
+    private var events: Task<Void, Never>?
+
+    public init(navigator: StoryNavigator, sinks: StorySinks) {
+        self.navigator = navigator
+        self.sinks = sinks
+        let stream = navigator.events()
+        events = Task { [weak self] in
+            for await event in stream {
+                guard let self else { return }
+                self.note(event)
+            }
+        }
+    }
+
+    isolated deinit { events?.cancel() }
+
+    public func scene(in window: PlayerWindow) -> WindowScene {
+        if finished || quit { window.stop() }
+        let snapshot = navigator.snapshot
+        let current = snapshot.current
+        let neighbour = snapshot.neighbour
+        let player = current?.player
+        var slide = 0.0
+        if let current, let neighbour {
+            slide = (neighbour.index > current.index ? 1 : -1) * snapshot.transitionProgress
+        }
+        let indicator = snapshot.indicator
+        return WindowScene(
+            primary: current.flatMap { sinks.video(for: $0.index) },
+            secondary: neighbour.flatMap { sinks.video(for: $0.index) },
+            slide: slide,
+            poster: current.flatMap { $0.ready ? nil : $0.poster?.image },
+            secondaryPoster: neighbour.flatMap { $0.ready ? nil : $0.poster?.image },
+            position: player?.position ?? 0,
+            duration: player?.duration,
+            segments: StorySegments(index: indicator.index, count: indicator.count, progress: indicator.progress),
+            status: current.map { "\($0.index + 1)/\(snapshot.count) · \($0.title)" },
+            toasts: toasts,
+            error: current?.error,
+            paused: player?.state == .paused,
+            volume: sinks.volume,
+            muted: sinks.muted)
+    }
+
+    public func handle(_ command: WindowCommand, window: PlayerWindow) {
+        let navigator = navigator
+        let player = navigator.snapshot.current?.player
+        switch command {
+        case .nextStory: swipe(.forward)
+        case .previousStory: swipe(.backward)
+        case .togglePause:
+            Task { if player?.state == .playing { await navigator.pause() } else { await navigator.play() } }
+        case .seek(let delta):
+            if let player { Task { await player.seek(to: max(0, player.position + delta)) } }
+        case .step:
+            player?.step()
+        case .screenshot:
+            do {
+                let path = try window.saveScreenshot()
+                toast("Screenshot: \((path as NSString).lastPathComponent)")
+            } catch {
+                toast("Screenshot failed: \(error)")
+            }
+        case .toggleFullscreen:
+            window.toggleFullscreen()
+        case .toggleMute:
+            sinks.setLevels(muted: !sinks.muted)
+        case .volume(let points):
+            sinks.setLevels(volume: sinks.volume + points)
+        case .quit:
+            guard !quit else { return }
+            quit = true
+            onQuit?()
+            window.stop()
+        }
+    }
+
+    public func toast(_ text: String) {
+        toasts.append(Toast(id: nextToastID, text: text))
+        nextToastID += 1
+        if toasts.count > 8 { toasts.removeFirst(toasts.count - 8) }
+    }
+
+    /// A key's swipe: open the neighbour, slide it in, commit. A key during a swipe is ignored
+    /// (as a finger already on the screen would be); at the first story `<` restarts it.
+    private func swipe(_ direction: StoryNavigator.Direction) {
+        guard !isSwiping else { return }
+        isSwiping = true
+        let navigator = navigator
+        Task {
+            defer { self.isSwiping = false }
+            guard await navigator.begin(direction) else {
+                if direction == .backward { await navigator.previous() }
+                return
+            }
+            let steps = Self.slideSteps
+            for step in 1...steps {
+                try? await Task.sleep(for: .seconds(Self.slideDuration / Double(steps)))
+                await navigator.setTransitionProgress(Double(step) / Double(steps))
+            }
+            await navigator.commit()
+            let keep = Set([navigator.snapshot.current?.index, navigator.snapshot.neighbour?.index].compactMap { $0 })
+            self.sinks.retain(keep)
+        }
+    }
+
+    private func note(_ event: StoryEvent) {
+        switch event {
+        case .storyFailed(let index, let reason):
+            toast("Story \(index + 1) cannot play: \(reason)")
+        case .finished:
+            finished = true
+        default:
+            break
+        }
+    }
+}

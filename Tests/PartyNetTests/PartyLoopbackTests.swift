@@ -19,7 +19,7 @@ import Testing
 
     static func member(_ link: PartyLink, name: String, create: PartyConfig? = nil, notices: Notices) -> PartyMember {
         PartyMember(options: .init(link: link, name: name, create: create, mediaFolders: [media],
-                                   playerOptions: { PlayerOptions(videoSink: NullVideoSink(), audioSink: nil) },
+                                   playerOptions: { _ in PlayerOptions(videoSink: NullVideoSink(), audioSink: nil) },
                                    logger: Logger(label: "test")), notices: { notices.add($0) })
     }
 
@@ -177,7 +177,7 @@ import Testing
         }
         func member(_ name: String, create: PartyConfig? = nil, notices: PartyLoopbackTests.Notices) -> PartyMember {
             PartyMember(options: .init(link: link, name: name, create: create, mediaFolders: [folder.path],
-                                       playerOptions: { PlayerOptions(videoSink: NullVideoSink(), audioSink: nil) },
+                                       playerOptions: { _ in PlayerOptions(videoSink: NullVideoSink(), audioSink: nil) },
                                        logger: Logger(label: "test")), notices: { notices.add($0) })
         }
         let hostNotices = PartyLoopbackTests.Notices(), guestNotices = PartyLoopbackTests.Notices()

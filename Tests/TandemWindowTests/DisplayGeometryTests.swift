@@ -98,3 +98,12 @@ extension DisplayGeometryTests {
         #expect(DisplayGeometry(probing: TestMedia.path("h264-aac.mp4"), streamIndex: 1) == nil)  // the audio stream
     }
 }
+
+@Suite struct MinimumWindowSizeTests {
+    @Test func smallPicturesAreScaledUpLargeOnesKept() {
+        #expect(DisplayGeometry.Size(width: 160, height: 120).scaledUp() == .init(width: 640, height: 480))
+        #expect(DisplayGeometry.Size(width: 161, height: 97).scaledUp() == .init(width: 640, height: 386))
+        #expect(DisplayGeometry.Size(width: 1920, height: 1080).scaledUp() == .init(width: 1920, height: 1080))
+        #expect(DisplayGeometry.Size(width: 0, height: 0).scaledUp() == .init(width: 0, height: 0))
+    }
+}

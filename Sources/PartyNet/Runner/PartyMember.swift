@@ -16,14 +16,14 @@ public actor PartyMember {
         public var create: PartyConfig?
         /// Folders where media items are looked up by name (a host passes its files' folders).
         public var mediaFolders: [String]
-        /// How each player is built (sinks, headless or not).
-        public var playerOptions: @Sendable () -> PlayerOptions
+        /// How the player of item `index` is built (sinks, headless or not).
+        public var playerOptions: @Sendable (Int) -> PlayerOptions
         /// When the current item ends, ask the party for the next one (a host's stories advance).
         public var advanceAtEnd: Bool
         public var logger: Logger
 
         public init(link: PartyLink, name: String, create: PartyConfig? = nil, mediaFolders: [String],
-                    playerOptions: @escaping @Sendable () -> PlayerOptions, advanceAtEnd: Bool = false, logger: Logger) {
+                    playerOptions: @escaping @Sendable (Int) -> PlayerOptions, advanceAtEnd: Bool = false, logger: Logger) {
             self.advanceAtEnd = advanceAtEnd
             self.link = link
             self.name = name
@@ -81,12 +81,14 @@ public actor PartyMember {
         public var duration: Double?
         public var playing: Bool
         public var connected: Bool
+        /// Media items in the party (several: a story party).
+        public var items: Int
     }
 
     public var status: Status {
         Status(party: options.link.party, me: core.me, participants: core.participants, skewMs: core.lastError.map { $0 * 1000 },
                synced: core.isSynced, position: player?.position, duration: player?.duration,
-               playing: core.timeline?.playing ?? false, connected: connection != nil)
+               playing: core.timeline?.playing ?? false, connected: connection != nil, items: core.config?.items.count ?? 0)
     }
 
     /// The player, for IPC and sinks (nil before the first timeline is applied).
@@ -233,7 +235,7 @@ public actor PartyMember {
         storyOptions.autoAdvance = false
         storyOptions.timeSource = clock
         let playerOptions = options.playerOptions
-        storyOptions.playerOptions = { _ in playerOptions() }
+        storyOptions.playerOptions = playerOptions
         let created = StoryNavigator(stories: stories, options: storyOptions)
         navigator = created
         navigatorItems = items

@@ -20,7 +20,8 @@ struct HostCommand: AsyncParsableCommand {
     @Option(help: "Who may play, pause, seek and change rate: host or everyone.") var control: ControlPolicy = .host
     @Option(help: "Party ID (default: a generated one).") var party: String?
     @Option(help: "Join secret (default: a generated one).") var key: String?
-    @Flag(help: "No window, no sound device.") var headless = false
+    @Flag(help: "No window, no sound device (otherwise an SDL window with sound; keys as in mpv, < > change item).")
+    var headless = false
     @Option(help: "Commands at seconds after joining, e.g. \"play@1,pause@5,seek:10@7,rate:1.5@9\".") var script: String?
     @Option(help: "Leave (ending the party) after this many seconds.") var duration: Double?
     @Flag(help: "Events as JSON lines.") var json = false
@@ -34,8 +35,12 @@ struct HostCommand: AsyncParsableCommand {
 
     func run() async throws {
         FFmpegLog.configure()
-        guard headless else {
-            printError("windowed playback is not built yet; use --headless")
+        // The window first: without a display, say so before anything else is opened.
+        let window: PartyWindow?
+        do {
+            window = headless ? nil : try await PartyWindow.open(title: "Tandem party", files: files)
+        } catch {
+            printError(error.description)
             throw ExitCode.failure
         }
         for file in files {
@@ -72,10 +77,13 @@ struct HostCommand: AsyncParsableCommand {
         let folders = Array(Set(files.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }))
         let member = PartyMember(options: .init(
             link: PartyLink(host: connectHost, port: target.port, party: partyID, key: secret), name: name, create: config,
-            mediaFolders: folders, playerOptions: MemberSession.headlessPlayerOptions(), advanceAtEnd: files.count > 1,
-            logger: logger)) { output.notice($0) }
+            mediaFolders: folders, playerOptions: window?.playerOptions ?? MemberSession.headlessPlayerOptions(), advanceAtEnd: files.count > 1,
+            logger: logger)) { notice in
+            output.notice(notice)
+            window?.board.post(notice)
+        }
         let status = await MemberSession.run(member, output: output, script: try script.map(PartyScript.init(parsing:)),
-                                             duration: duration, ipc: ipc)
+                                             duration: duration, ipc: ipc, window: window)
         await serverRunner?.stop()
         if status != 0 { throw ExitCode(status) }
     }

@@ -13,7 +13,8 @@ struct JoinCommand: AsyncParsableCommand {
 
     @Argument(help: "The party link.") var link: String
     @Option(help: "Your name.") var name = ProcessInfo.processInfo.environment["USER"] ?? "guest"
-    @Flag(help: "No window, no sound device.") var headless = false
+    @Flag(help: "No window, no sound device (otherwise an SDL window with sound; keys as in mpv, < > change item).")
+    var headless = false
     @Option(help: "Folders to find the party's media in (default: . and assets).") var media: [String] = []
     @Option(help: "Commands at seconds after joining (when control is open to everyone).") var script: String?
     @Option(help: "Leave after this many seconds.") var duration: Double?
@@ -31,8 +32,12 @@ struct JoinCommand: AsyncParsableCommand {
 
     func run() async throws {
         FFmpegLog.configure()
-        guard headless else {
-            printError("windowed playback is not built yet; use --headless")
+        // The window first: without a display, say so before anything else is opened.
+        let window: PartyWindow?
+        do {
+            window = headless ? nil : try await PartyWindow.open(title: "Tandem party", files: [])
+        } catch {
+            printError(error.description)
             throw ExitCode.failure
         }
         var logger = Logger(label: "tandem.join")
@@ -40,9 +45,12 @@ struct JoinCommand: AsyncParsableCommand {
         let output = PartyOutput(json: json)
         let member = PartyMember(options: .init(
             link: try parsedLink(), name: name, mediaFolders: media.isEmpty ? [".", "assets"] : media,
-            playerOptions: MemberSession.headlessPlayerOptions(), logger: logger)) { output.notice($0) }
+            playerOptions: window?.playerOptions ?? MemberSession.headlessPlayerOptions(), logger: logger)) { notice in
+            output.notice(notice)
+            window?.board.post(notice)
+        }
         let status = await MemberSession.run(member, output: output, script: try script.map(PartyScript.init(parsing:)),
-                                             duration: duration, ipc: ipc)
+                                             duration: duration, ipc: ipc, window: window)
         if status != 0 { throw ExitCode(status) }
     }
 }

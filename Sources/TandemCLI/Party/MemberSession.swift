@@ -9,7 +9,8 @@ import MPVIPC
 /// SIGINT. Returns the exit status.
 enum MemberSession {
     static func run(_ member: PartyMember, output: PartyOutput, script: PartyScript?, duration: Double?,
-                    ipc: String?, afterJoin: @escaping @Sendable () async -> Void = {}) async -> Int32 {
+                    ipc: String?, window: PartyWindow? = nil,
+                    afterJoin: @escaping @Sendable () async -> Void = {}) async -> Int32 {
         var ipcServer: IPCServer?
         if let ipc {
             let server = IPCServer(socketPath: ipc, target: PartyIPCTarget(member: member, onQuit: {
@@ -59,7 +60,14 @@ enum MemberSession {
             await waitForSignalOrTimeout(duration)
             if !Task.isCancelled { await member.leave() }
         }
+        // The window runs beside the party; quitting it leaves the party, and the party's end closes it.
+        let windowLoop = window.map { window in Task { await window.run(member) } }
         let outcome = await member.run()
+        if let window {
+            await window.stop()
+            await windowLoop?.value
+            await window.close()
+        }
         stopper.cancel()
         chat.cancel()
         scripted.cancel()
@@ -79,8 +87,8 @@ enum MemberSession {
         }
     }
 
-    /// Sinks for a party member: headless only for now (the window comes with the SDL issue).
-    static func headlessPlayerOptions() -> @Sendable () -> PlayerOptions {
-        { PlayerOptions(videoSink: NullVideoSink(), audioSink: NullAudioSink(realTime: true)) }
+    /// Sinks for a headless party member: no pictures, audio paced without a device.
+    static func headlessPlayerOptions() -> @Sendable (Int) -> PlayerOptions {
+        { _ in PlayerOptions(videoSink: NullVideoSink(), audioSink: NullAudioSink(realTime: true)) }
     }
 }

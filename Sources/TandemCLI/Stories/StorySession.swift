@@ -94,7 +94,7 @@ struct StoriesWindow: Sendable {
 
     static func open(_ stories: [Story]) async throws(WindowError) -> StoriesWindow {
         let size = stories.lazy.compactMap { DisplayGeometry(probing: $0.url)?.displaySize }.first ?? WindowedPlayback.audioOnlySize
-        let window = try await PlayerWindow(title: "Tandem stories", size: size)
+        let window = try await PlayerWindow(title: "Tandem stories", size: size.scaledUp())
         return StoriesWindow(window: window, sinks: StorySinks(urls: stories.map(\.url), sound: true, warn: { printError($0) }))
     }
 

@@ -1,0 +1,95 @@
+import Foundation
+import PartyKit
+import PartyNet
+import PlayerCore
+import TandemWindow
+
+/// mpv's keys in a party: play, pause, seek and story changes are requests to the party (the server
+/// schedules them for everyone, or refuses them and a toast says why); volume, mute, fullscreen
+/// and screenshots are local.
+@WindowActor
+final class PartyWindowController: WindowController {
+    let member: PartyMember
+    let sinks: StorySinks
+    let view: PartyView
+    let board: NoticeBoard
+    private var toasts: [Toast] = []
+    private var nextToastID = 1
+    private(set) var quit = false
+
+    init(member: PartyMember, sinks: StorySinks, view: PartyView, board: NoticeBoard) {
+        self.member = member
+        self.sinks = sinks
+        self.view = view
+        self.board = board
+    }
+
+    func scene(in window: PlayerWindow) -> WindowScene {
+        for text in board.take() { toast(text) }
+        let snapshot = view.snapshot
+        let player = snapshot.player
+        let items = snapshot.status?.items ?? 0
+        var segments: StorySegments?
+        if items > 1, let item = snapshot.item {
+            let progress = player.flatMap { p in p.duration.map { $0 > 0 ? min(max(p.position / $0, 0), 1) : 0 } } ?? 0
+            segments = StorySegments(index: item, count: items, progress: progress)
+        }
+        return WindowScene(primary: snapshot.item.flatMap { sinks.video(for: $0) }, position: player?.position ?? 0,
+                           duration: player?.duration, segments: segments, status: snapshot.status.map(Self.statusLine),
+                           toasts: toasts, paused: player?.state != .playing, volume: sinks.volume, muted: sinks.muted)
+    }
+
+    /// "party abc · 3 watching · skew +0.42 ms" (or "syncing", "reconnecting…").
+    static func statusLine(_ s: PartyMember.Status) -> String {
+        var line = "party \(s.party) · \(s.participants.count) watching"
+        if !s.connected { line += " · reconnecting…" } else if !s.synced { line += " · syncing" }
+        if let skew = s.skewMs { line += String(format: " · skew %+.2f ms", skew) }
+        return line
+    }
+
+    func handle(_ command: WindowCommand, window: PlayerWindow) {
+        let member = member
+        let snapshot = view.snapshot
+        let position = snapshot.player?.position ?? 0
+        switch command {
+        case .togglePause:
+            let playing = snapshot.player?.state == .playing
+            Task { await member.request(playing ? .pause : .play) }
+        case .seek(let delta):
+            var target = max(0, position + delta)
+            if let duration = snapshot.player?.duration { target = min(target, duration) }
+            Task { await member.request(.seek, value: target) }
+        case .previousStory, .nextStory:
+            guard let item = snapshot.item else { return }
+            let next = item + (command == .nextStory ? 1 : -1)
+            guard next >= 0, next < (snapshot.status?.items ?? 0) else { return }
+            Task { await member.request(.item, value: Double(next)) }
+        case .step:
+            toast("Frame step is not available in a party")
+        case .screenshot:
+            do {
+                let path = try window.saveScreenshot()
+                toast("Screenshot: \((path as NSString).lastPathComponent)")
+            } catch {
+                toast("Screenshot failed: \(error)")
+            }
+        case .toggleFullscreen:
+            window.toggleFullscreen()
+        case .toggleMute:
+            sinks.setLevels(muted: !sinks.muted)
+        case .volume(let points):
+            sinks.setLevels(volume: sinks.volume + points)
+        case .quit:
+            guard !quit else { return }
+            quit = true
+            Task { await member.leave() }
+            window.stop()
+        }
+    }
+
+    private func toast(_ text: String) {
+        toasts.append(Toast(id: nextToastID, text: text))
+        nextToastID += 1
+        if toasts.count > 8 { toasts.removeFirst(toasts.count - 8) }
+    }
+}

@@ -33,8 +33,13 @@ extension PlayerWindow {
             let id = ObjectIdentifier(sink)
             let texture = videoTextures[id]?.texture ?? VideoTexture(renderer: renderer)
             videoTextures[id] = (sink, texture)
+            let previous = texture.generation
             do {
                 try texture.upload(picture)
+                if previous != picture.generation {
+                    statistics.shownPictures += 1
+                    if let previous, picture.generation > previous + 1 { statistics.skippedPictures += Int(picture.generation - previous - 1) }
+                }
             } catch {
                 if !reportedUploadError { logger.error("\(error)") }
                 reportedUploadError = true

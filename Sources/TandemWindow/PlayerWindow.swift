@@ -19,6 +19,14 @@ public final class PlayerWindow {
     /// How often input is polled while nothing else happens: well under a frame at 60 Hz, and
     /// idle wake-ups cost next to nothing.
     nonisolated static let pollInterval: Duration = .milliseconds(5)
+    /// While pictures keep coming, overlay changes (the progress bar moves a pixel many times a
+    /// second on a wide window) wait for the next picture, up to this long: redrawing a full frame
+    /// for them alone would double the rendering work.
+    static let overlayWaitWhilePlaying = 0.25
+    /// Without moving pictures (paused, audio only), overlays animate (toast fades) at up to this rate.
+    static let overlayRefreshInterval = 1.0 / 30
+    /// Pictures count as coming if the last one changed within this.
+    static let picturesFlowingWindow = 0.25
     /// SDL video drivers that show nothing: used only when asked for by name (`SDL_VIDEODRIVER`, as tests do).
     static let invisibleDrivers: Set<String> = ["offscreen", "dummy", "evdev"]
 
@@ -37,6 +45,11 @@ public final class PlayerWindow {
     /// Something invalidated what is on screen (resize, expose, fullscreen, screenshot).
     var dirty = true
     var reportedUploadError = false
+    /// Host times of the last render and of the last picture change.
+    var lastRender = -Double.infinity
+    var lastPictureChange = -Double.infinity
+    /// Pictures drawn and skipped so far.
+    public internal(set) var statistics = WindowStatistics()
     private var running = false
     private var closed = false
     private let ttfStarted: Bool
@@ -205,11 +218,17 @@ public final class PlayerWindow {
         let layout = scene.showOverlays ? overlay.layout(scene, size: size, now: now) : nil
         let pictures = PictureState(scene, size: size)
         lastScene = scene
-        guard force || dirty || layout != lastLayout || pictures != lastPictures else { return }
+        let picturesChanged = pictures != lastPictures
+        if picturesChanged { lastPictureChange = now }
+        let flowing = now - lastPictureChange < Self.picturesFlowingWindow
+        let overlayDue = layout != lastLayout
+            && now - lastRender >= (flowing ? Self.overlayWaitWhilePlaying : Self.overlayRefreshInterval)
+        guard force || dirty || picturesChanged || overlayDue else { return }
         compose(scene, size: size, layout: layout)
         SDL_RenderPresent(renderer)
         lastLayout = layout
         lastPictures = pictures
+        lastRender = now
         dirty = false
     }
 

@@ -52,6 +52,12 @@ extension SDLTests {
             #expect(white.rgb(x: 32, y: 32) == (255, 255, 255))
             #expect(black.rgb(x: 32, y: 32) == (0, 0, 0))
             #expect(black.rgb(x: 1, y: 62) == (0, 0, 0))
+            #expect(window.statistics == WindowStatistics(shownPictures: 2, skippedPictures: 0))
+            // Two pictures before the next render: the first is never drawn.
+            sink.store(TestMedia.solidFrame(width: 64, height: 64, y: 100, u: 128, v: 128), position: 0.08)
+            sink.store(TestMedia.solidFrame(width: 64, height: 64, y: 120, u: 128, v: 128), position: 0.12)
+            _ = try window.capture(scene)
+            #expect(window.statistics == WindowStatistics(shownPictures: 3, skippedPictures: 1))
         }
     }
 }

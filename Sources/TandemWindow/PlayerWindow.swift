@@ -71,14 +71,14 @@ public final class PlayerWindow {
         self.logger = logger
         // Scaled pictures are filtered bilinearly (SDL's default, nearest, looks blocky).
         SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear")
-        guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else {
+        guard SDLSubsystems.start(SDL_INIT_VIDEO) else {
             throw WindowError.noDisplay(Self.displayProblem())
         }
         // SDL falls back to its offscreen driver when no display answers: a window nobody sees.
         let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
         let requested = ProcessInfo.processInfo.environment["SDL_VIDEODRIVER"] ?? ""
         if Self.invisibleDrivers.contains(driver), !requested.split(separator: ",").contains(Substring(driver)) {
-            SDL_QuitSubSystem(SDL_INIT_VIDEO)
+            SDLSubsystems.stop(SDL_INIT_VIDEO)
             throw WindowError.noDisplay("no X11 or Wayland display answered (SDL fell back to \(driver))"
                                         + (ProcessInfo.processInfo.environment["DISPLAY"] == nil ? ", DISPLAY is not set" : ""))
         }
@@ -92,7 +92,7 @@ public final class PlayerWindow {
         guard let window = SDL_CreateWindow(title, tandem_sdl_windowpos_centered(), tandem_sdl_windowpos_centered(),
                                             Int32(max(fitted.width, 1)), Int32(max(fitted.height, 1)), flags) else {
             let problem = Self.displayProblem()
-            SDL_QuitSubSystem(SDL_INIT_VIDEO)
+            SDLSubsystems.stop(SDL_INIT_VIDEO)
             throw WindowError.noDisplay(problem)
         }
         let accelerated = SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue
@@ -100,7 +100,7 @@ public final class PlayerWindow {
                 ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue) else {
             let problem = sdlError()
             SDL_DestroyWindow(window)
-            SDL_QuitSubSystem(SDL_INIT_VIDEO)
+            SDLSubsystems.stop(SDL_INIT_VIDEO)
             throw WindowError.sdl("no SDL renderer: \(problem)")
         }
         self.window = window
@@ -242,7 +242,7 @@ public final class PlayerWindow {
         SDL_DestroyRenderer(renderer)
         SDL_DestroyWindow(window)
         if ttfStarted { TTF_Quit() }
-        SDL_QuitSubSystem(SDL_INIT_VIDEO)
+        SDLSubsystems.stop(SDL_INIT_VIDEO)
     }
 
     func releaseTextures() {

@@ -43,7 +43,7 @@ public final class SDLAudioSink: AudioSink {
     public init(preferredRate: Int = 48000, preferredChannels: Int = 2, volume: Int = 100,
                 muted: Bool = false) throws(SoundDeviceError) {
         levels = Mutex((min(max(volume, 0), 100), muted))
-        guard SDL_InitSubSystem(SDL_INIT_AUDIO) == 0 else {
+        guard SDLSubsystems.start(SDL_INIT_AUDIO) else {
             throw SoundDeviceError(reason: "SDL audio: \(sdlError())")
         }
         driver = SDL_GetCurrentAudioDriver().map { String(cString: $0) } ?? "none"
@@ -51,7 +51,7 @@ public final class SDLAudioSink: AudioSink {
         guard opened else {
             let reason = "\(driver): \(sdlError())"
             device.withLock { $0.closed = true }
-            SDL_QuitSubSystem(SDL_INIT_AUDIO)
+            SDLSubsystems.stop(SDL_INIT_AUDIO)
             throw SoundDeviceError(reason: reason)
         }
         applyLevels()
@@ -100,10 +100,10 @@ public final class SDLAudioSink: AudioSink {
         guard let id else { return }
         if id != 0 {
             SDL_PauseAudioDevice(id, 1)
-            SDL_CloseAudioDevice(id)
+            SDLSubsystems.serialized { SDL_CloseAudioDevice(id) }
         }
         context.setSource(nil, bytesPerFrame: 0)
-        SDL_QuitSubSystem(SDL_INIT_AUDIO)
+        SDLSubsystems.stop(SDL_INIT_AUDIO)
     }
 
     // MARK: Volume
@@ -153,8 +153,9 @@ public final class SDLAudioSink: AudioSink {
         var have = SDL_AudioSpec()
         // Rate and channel count may follow the hardware (the player's resampler converts); the sample
         // format may not: the callback scales floats.
-        let id = SDL_OpenAudioDevice(nil, 0, &want, &have,
-                                     Int32(SDL_AUDIO_ALLOW_FREQUENCY_CHANGE | SDL_AUDIO_ALLOW_CHANNELS_CHANGE))
+        let id = SDLSubsystems.serialized {
+            SDL_OpenAudioDevice(nil, 0, &want, &have, Int32(SDL_AUDIO_ALLOW_FREQUENCY_CHANGE | SDL_AUDIO_ALLOW_CHANNELS_CHANGE))
+        }
         guard id != 0 else { return false }
         d = Device(id: id, requestedRate: rate, requestedChannels: channels, rate: Int(have.freq),
                    channels: Int(have.channels), bufferFrames: Int(have.samples))
@@ -167,7 +168,7 @@ public final class SDLAudioSink: AudioSink {
     private func close(_ d: inout Device) {
         guard d.id != 0 else { return }
         SDL_PauseAudioDevice(d.id, 1)
-        SDL_CloseAudioDevice(d.id)
+        SDLSubsystems.serialized { SDL_CloseAudioDevice(d.id) }
         context.setSource(nil, bytesPerFrame: 0)
         d.id = 0
     }

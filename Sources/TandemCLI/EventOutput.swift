@@ -55,7 +55,7 @@ final class EventOutput: Sendable {
 
     func finished(stats: PlaybackStats, mediaSeconds: Double, wallSeconds: Double) {
         emit(["event": "end", "videoFrames": stats.videoFrames, "audioSamples": stats.audioSamples,
-              "droppedFrames": stats.droppedFrames, "durationSeconds": rounded(mediaSeconds),
+              "droppedFrames": stats.droppedFrames, "warnings": stats.warnings, "durationSeconds": rounded(mediaSeconds),
               "wallSeconds": rounded(wallSeconds)])
     }
 

@@ -199,10 +199,12 @@ import Testing
                     "both members show item \(item)")
             guard let a = await host.currentPlayer, let b = await guest.currentPlayer else { Issue.record("no players"); return }
             #expect(a.url.hasSuffix(items[item]) && b.url.hasSuffix(items[item]))
-            #expect(await PartyLoopbackTests.waitUntil(10) {
+            let inSync = await PartyLoopbackTests.waitUntil(10) {
                 let now = MonotonicTimeSource().now()
                 return b.state == .playing && abs(a.clock.position(at: now) - b.clock.position(at: now)) < 0.01
-            }, "item \(item) plays in sync")
+            }
+            let now = MonotonicTimeSource().now()
+            #expect(inSync, "item \(item) plays in sync: \(b.state), off by \((a.clock.position(at: now) - b.clock.position(at: now)) * 1000) ms, host \(a.state)")
         }
         for member in [host, guest] {
             let census = try #require(await member.stories?.census)

@@ -44,9 +44,10 @@ import Testing
         #expect(second.state == .playing)
         #expect(first.state == .closed && first.runningThreads == 0, "the old player is freed before commit returns")
         #expect(await navigator.census.players == 1)
-        #expect(events.all.contains(.transitionBegan(from: 0, to: 1)))
-        #expect(events.all.contains(.transitionCommitted(from: 0, to: 1)))
-        #expect(events.all.contains(.firstFrame(index: 1, latency: 0)), "a prepared neighbour has its picture at commit")
+        // Events reach the recorder's task asynchronously.
+        #expect(await events.wait { $0 == .transitionBegan(from: 0, to: 1) } != nil)
+        #expect(await events.wait { $0 == .transitionCommitted(from: 0, to: 1) } != nil)
+        #expect(await events.wait { $0 == .firstFrame(index: 1, latency: 0) } != nil, "a prepared neighbour has its picture at commit")
         await navigator.close()
     }
 
@@ -60,7 +61,7 @@ import Testing
         #expect(neighbour.state == .closed)
         #expect(await navigator.currentIndex == 0)
         #expect(await navigator.census.players == 1)
-        #expect(events.all.contains(.transitionCancelled(from: 0, to: 3)))
+        #expect(await events.wait { $0 == .transitionCancelled(from: 0, to: 3) } != nil)
         // A second begin in another direction replaces a pending one instead of adding a third player.
         #expect(await navigator.begin(.forward))
         #expect(await navigator.begin(to: 4))
@@ -94,6 +95,7 @@ import Testing
         let events = StoryFixtures.Recorder.start(navigator.events())
         await navigator.play()
         let player = try #require(await navigator.currentPlayer)
+        #expect(await events.wait { if case .storyStarted = $0 { true } else { false } } != nil)
         let started = events.all.filter { if case .storyStarted = $0 { true } else { false } }.count
         await navigator.play()
         #expect(await navigator.currentPlayer === player && player.state == .playing)
@@ -138,7 +140,7 @@ import Testing
         #expect(await navigator.currentPlayer == nil)
         #expect(navigator.snapshot.current?.error?.contains("/nonexistent/missing.mp4") == true)
         #expect(await navigator.census.players == 0)
-        #expect(events.all.contains { if case .storyFailed(1, let reason) = $0 { reason.contains("missing.mp4") } else { false } })
+        #expect(await events.wait { if case .storyFailed(1, let reason) = $0 { reason.contains("missing.mp4") } else { false } } != nil)
         await navigator.next()
         await navigator.next()
         #expect(await navigator.currentIndex == 3)

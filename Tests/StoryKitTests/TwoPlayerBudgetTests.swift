@@ -68,12 +68,12 @@ import Testing
     @Test func neverMoreThanTwoPlayersInSequence() async {
         await propertyCheck(count: 12, input: Gen.int(in: 0...255).array(of: 1...24)) { codes in
             let operations = codes.map(Operation.init)
-            let navigator = StoryNavigator(stories: StoryFixtures.stories, options: StoryFixtures.options())
+            let navigator = StoryNavigator(stories: StoryFixtures.stories, options: StoryFixtures.lightOptions())
             for operation in operations {
                 await operation.apply(to: navigator)
                 let census = await navigator.census
                 #expect(census.players <= 2, "after \(operations)")
-                #expect(census.threads <= 2 * 5, "a player runs at most 5 pipeline threads")
+                #expect(census.threads <= 2 * 3, "a video-only player runs 3 pipeline threads")
             }
             await navigator.stop()
             let census = await navigator.census
@@ -88,7 +88,7 @@ import Testing
     @Test func neverMoreThanTwoPlayersUnderConcurrentCalls() async {
         await propertyCheck(count: 8, input: Gen.int(in: 0...255).array(of: 4...32)) { codes in
             let operations = codes.map(Operation.init)
-            let navigator = StoryNavigator(stories: StoryFixtures.stories, options: StoryFixtures.options())
+            let navigator = StoryNavigator(stories: StoryFixtures.stories, options: StoryFixtures.lightOptions())
             await navigator.play()
             await withTaskGroup(of: Void.self) { group in
                 for operation in operations { group.addTask { await operation.apply(to: navigator) } }

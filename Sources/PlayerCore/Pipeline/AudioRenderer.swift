@@ -16,6 +16,8 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
     /// Sound buffered before a seek counts as prerolled: a scheduled start then plays from the
     /// buffer, not from a decoder racing the device.
     static let prerollSeconds = 0.06
+    /// How long an unpaced pull waits before asking again while nothing may be played.
+    static let idlePoll = 0.005
 
     struct Chunk {
         var serial: Int
@@ -108,7 +110,7 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
                     }
                 }
             } catch {
-                control.events.emit(.warning("audio: \(error)"))
+                control.warn("audio: \(error)")
             }
         }
     }
@@ -237,7 +239,13 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
     }
 
     func pullAvailable(into buffer: UnsafeMutableRawBufferPointer, frames count: Int, timeout: Double) -> Int {
-        let serial = control.read { $0.serial }
+        let (serial, playing) = control.read { ($0.serial, $0.wantsPlaying && !$0.prerolling) }
+        // Unpaced, but not before play() (nor while paused or prerolling): what is set up before
+        // playing (a correction, a seek) applies to every sample written.
+        guard playing else {
+            Thread.sleep(forTimeInterval: min(timeout, Self.idlePoll))
+            return 0
+        }
         condition.withLock {
             if !chunks.contains(where: { $0.serial == serial }), !aborted {
                 _ = condition.wait(until: Date(timeIntervalSinceNow: timeout))

@@ -65,7 +65,7 @@ final class DecoderWorker: Sendable {
             } catch {
                 // A damaged packet: ffmpeg warns and goes on with the next one; so do we.
                 if !reportedError {
-                    control.events.emit(.warning("\(decoder.codecName) decoder: \(error.reason); skipping damaged data"))
+                    control.warn("\(decoder.codecName) decoder: \(error.reason); skipping damaged data")
                     reportedError = true
                 }
             }
@@ -80,7 +80,7 @@ final class DecoderWorker: Sendable {
                 status = try decoder.receive(into: frame)
             } catch {
                 // The frame is lost; asking again could fail the same way for ever.
-                control.events.emit(.warning("\(decoder.codecName) decoder: \(error.reason)"))
+                control.warn("\(decoder.codecName) decoder: \(error.reason)")
                 return true
             }
             guard status == .ok else { return true }

@@ -51,7 +51,7 @@ final class Demuxer: Sendable {
                     let preroll = seek.accurateTarget == nil ? 0 : Self.accurateSeekPreroll
                     try input.seek(toSeconds: max(0, seek.position - preroll))
                 } catch {
-                    control.events.emit(.warning("\(input.url): seek to \(seek.position) s failed: \(error.reason)"))
+                    control.warn("\(input.url): seek to \(seek.position) s failed: \(error.reason)")
                 }
                 for route in routes {
                     route.packets.flush(serial: serial)
@@ -80,7 +80,7 @@ final class Demuxer: Sendable {
             } catch {
                 if error.code == FFmpegError.exit { return }  // interrupted: the player is closing
                 // A damaged file: play what was read, as ffmpeg does.
-                control.events.emit(.warning("\(input.url): \(error.reason) while reading; playing what was read"))
+                control.warn("\(input.url): \(error.reason) while reading; playing what was read")
                 logger.warning("read error", metadata: ["file": "\(input.url)", "error": "\(error)"])
                 endAll(serial: serial)
                 atEnd = true

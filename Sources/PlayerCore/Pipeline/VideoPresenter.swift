@@ -47,10 +47,6 @@ final class VideoPresenter: Sendable {
                 }
                 continue
             }
-            if fast {
-                present(frame, at: now, serial: serial)
-                continue
-            }
             if clock.isPaused(at: now) {
                 if steps > 0 {
                     // The clock moves first, so whoever sees the picture sees the position with it.
@@ -63,6 +59,11 @@ final class VideoPresenter: Sendable {
                 } else {
                     Thread.sleep(forTimeInterval: Self.maxSleep)
                 }
+                continue
+            }
+            // Unpaced: every picture as soon as it is decoded (while playing: not before play()).
+            if fast {
+                present(frame, at: now, serial: serial)
                 continue
             }
             let master = clock.position(at: now)

@@ -105,6 +105,12 @@ final class PlaybackControl: Sendable {
         return state.withLock { $0.clock.position(at: now) }
     }
 
+    /// Counts a problem played through and tells the observers.
+    func warn(_ message: String) {
+        state.withLock { $0.stats.warnings += 1 }
+        events.emit(.warning(message))
+    }
+
     // MARK: Seeking and preroll
 
     /// Starts a new generation at `position`; returns its serial.
@@ -211,6 +217,8 @@ public struct PlaybackStats: Sendable, Equatable, Codable {
     /// Audio samples per channel, at the source rate.
     public var audioSamples = 0
     public var droppedFrames = 0
+    /// Problems met and played through (each also a `.warning` event).
+    public var warnings = 0
     /// Media position where the last presented picture or sample ends.
     public var endPosition = 0.0
     public init() {}

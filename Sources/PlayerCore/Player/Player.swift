@@ -307,7 +307,10 @@ public final class Player: Sendable {
         queues.forEach { $0.abort() }
         // The demuxer stops at its next loop turn; only a read that is really stuck (a network
         // stream) is interrupted, since an interrupted read makes FFmpeg report a damaged file.
-        if !demuxThread.join(timeout: Self.demuxStopGrace) { input.interrupt() }
+        if !demuxThread.join(timeout: Self.demuxStopGrace) {
+            input.interrupt()
+            demuxThread.join()
+        }
         threads.forEach { $0.join() }
         hub.emit(.stateChanged(.closed))
         hub.finish()

@@ -22,6 +22,14 @@ enum StoryFixtures {
         return options
     }
 
+    /// Video only, no pacing thread for sound: the lightest real players, for tests that open hundreds.
+    static func lightOptions() -> StoryNavigator.Options {
+        var options = StoryNavigator.Options()
+        options.autoAdvance = false
+        options.playerOptions = { _ in PlayerOptions(videoSink: NullVideoSink(), audioSink: nil) }
+        return options
+    }
+
     /// Collects events in the background so a test can wait for one.
     final class Recorder: Sendable {
         private let events = Mutex<[StoryEvent]>([])

@@ -25,8 +25,10 @@ public final class SDLAudioSink: AudioSink {
         var requestedChannels = 0
         var rate = 0
         var channels = 0
-        var bufferFrames = 0
         var closed = false
+        /// Paces the player when the device went away between opening and starting (without pulls
+        /// the player's audio would never drain, and playback never end).
+        var fallback: NullAudioSink?
     }
 
     private let context = AudioCallbackContext()
@@ -80,7 +82,12 @@ public final class SDLAudioSink: AudioSink {
 
     public func start(_ source: any AudioSource, format: AudioFormat) {
         device.withLock { d in
-            guard d.id != 0 else { return }
+            guard d.id != 0 else {
+                let fallback = NullAudioSink(realTime: true)
+                fallback.start(source, format: format)
+                d.fallback = fallback
+                return
+            }
             SDL_LockAudioDevice(d.id)
             context.setSource(source, bytesPerFrame: format.bytesPerFrame)
             SDL_UnlockAudioDevice(d.id)
@@ -92,12 +99,13 @@ public final class SDLAudioSink: AudioSink {
     /// subsystem. Idempotent.
     public func stop() {
         // Closing waits for a running callback, which may read `latency`: not under `device`'s lock.
-        let id = device.withLock { d -> SDL_AudioDeviceID? in
+        let taken = device.withLock { d -> (SDL_AudioDeviceID, NullAudioSink?)? in
             guard !d.closed else { return nil }
-            defer { d.id = 0; d.closed = true }
-            return d.id
+            defer { d.id = 0; d.closed = true; d.fallback = nil }
+            return (d.id, d.fallback)
         }
-        guard let id else { return }
+        guard let (id, fallback) = taken else { return }
+        fallback?.stop()
         if id != 0 {
             SDL_PauseAudioDevice(id, 1)
             SDLSubsystems.serialized { SDL_CloseAudioDevice(id) }
@@ -157,8 +165,7 @@ public final class SDLAudioSink: AudioSink {
             SDL_OpenAudioDevice(nil, 0, &want, &have, Int32(SDL_AUDIO_ALLOW_FREQUENCY_CHANGE | SDL_AUDIO_ALLOW_CHANNELS_CHANGE))
         }
         guard id != 0 else { return false }
-        d = Device(id: id, requestedRate: rate, requestedChannels: channels, rate: Int(have.freq),
-                   channels: Int(have.channels), bufferFrames: Int(have.samples))
+        d = Device(id: id, requestedRate: rate, requestedChannels: channels, rate: Int(have.freq), channels: Int(have.channels))
         let latency = have.freq > 0 ? Double(have.samples) / Double(have.freq) : 0
         latencyBits.store(latency.bitPattern, ordering: .relaxed)
         return true

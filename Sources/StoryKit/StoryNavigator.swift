@@ -158,19 +158,24 @@ public actor StoryNavigator {
     /// Shows story `target` at `position` from host time `hostTime` (a party's scheduled command).
     /// Another story is opened and prerolled as a neighbour now, the current one plays on until
     /// `hostTime` (on the real-time clock), and the switch happens then. The current story is just
-    /// re-positioned. `rate`: the speed to play at.
-    public func show(_ target: Int, position: Double, at hostTime: Double, playing: Bool, rate: Double = 1) async {
+    /// re-positioned. `rate`: the speed to play at. `prepared` is awaited once the picture at
+    /// `position` is ready (or the story failed to open), before the instant: a party member reports
+    /// its readiness from there.
+    public func show(_ target: Int, position: Double, at hostTime: Double, playing: Bool, rate: Double = 1,
+                     prepared: @Sendable () async -> Void = {}) async {
         await acquire()
         defer { release() }
         guard stories.indices.contains(target), !closed else { return }
         if target == current?.index, let player = current?.player {
             await place(player, at: position, from: hostTime, playing: playing, rate: rate)
+            await prepared()
             return
         }
         await beginTransition(to: target, announce: true)
         if let player = neighbour?.player {
             await place(player, at: position, from: hostTime, playing: playing, rate: rate)
         }
+        await prepared()
         let wait = hostTime - options.timeSource.now()
         if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }
         await commitTransition(position: nil, at: nil, announce: true, start: false)

@@ -57,6 +57,10 @@ public actor PartyMember {
     private var playerItem: Int?
     /// The item whose end already asked for the next (once per item).
     private var advancedFrom: Int?
+    /// A scheduled command is being carried out: until it lands, `player` may be the one it replaces.
+    private var showing = false
+    /// The speed correction in force, carried over to the next item's player.
+    private var appliedCorrection = 0.0
     private var leaving = false
     private var outcome: Outcome?
     private let clock = MonotonicTimeSource()
@@ -176,7 +180,7 @@ public actor PartyMember {
     private func tickLoop() async {
         while !Task.isCancelled {
             let now = clock.now()
-            let snapshot = player.map { ParticipantCore.PlayerSnapshot(position: $0.position, prerolling: $0.isPrerolling) }
+            let snapshot = showing ? nil : player.map { ParticipantCore.PlayerSnapshot(position: $0.position, prerolling: $0.isPrerolling) }
             await perform(core.tick(now: now, player: snapshot))
             if options.advanceAtEnd, let item = playerItem, player?.state == .ended, advancedFrom != item,
                let items = core.config?.items, item + 1 < items.count {
@@ -195,17 +199,23 @@ public actor PartyMember {
                 connection?.send(PartyProtocol.encode(message))
             case .seek(let item, let position, let at, let playing, let rate, let epoch, _):
                 guard let navigator = ensureNavigator() else { continue }
-                await navigator.show(item, position: position, at: at, playing: playing, rate: rate)
+                // Ready is reported when the picture is prerolled, before the instant (another item
+                // switches at the instant itself); an item that cannot be opened does not hold the party.
+                showing = true
+                await navigator.show(item, position: position, at: at, playing: playing, rate: rate) { [weak self] in
+                    await self?.seekPrepared(epoch: epoch)
+                }
+                showing = false
                 player = await navigator.currentPlayer
                 playerItem = player == nil ? nil : await navigator.currentIndex
+                if let player, appliedCorrection != 0 { player.setCorrection(appliedCorrection) }
                 if player == nil, let failure = navigator.snapshot.current?.error {
                     notices(.error(ErrorMessage(code: .badMessage, message: failure)))
-                    continue
                 }
-                await perform(core.seekCompleted(epoch: epoch, now: clock.now()))
             case .switchClock(let target, _):
                 player?.switchClock(to: target)
             case .setCorrection(let c):
+                appliedCorrection = c
                 player?.setCorrection(c)
             case .notice(let notice):
                 if case .error(let error) = notice, core.ended, outcome == nil {
@@ -218,6 +228,10 @@ public actor PartyMember {
                 connection?.close(reason: String(reason.prefix(120)))
             }
         }
+    }
+
+    private func seekPrepared(epoch: Int) async {
+        await perform(core.seekCompleted(epoch: epoch, now: clock.now()))
     }
 
     /// The navigator over the party's items, made when the first timeline comes (and again if

@@ -13,6 +13,7 @@ trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 wait_for() { for _ in $(seq 200); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.05; done; echo "timed out waiting for $2 in $1" >&2; exit 1; }
 
 "$tandem" serve --listen 127.0.0.1:0 --duration 60 > "$work/serve.out" &
+server=$!
 wait_for "$work/serve.out" "listening on"
 addr=$(sed -n 's/^listening on //p' "$work/serve.out")
 link="tandem://$addr/party/demo?key=demo"
@@ -22,12 +23,17 @@ echo "party server on $addr; link $link"
 "$tandem" host assets/party.mp4 --server "$addr" --headless --party demo --key demo --name host \
     --ipc "$work/host.sock" --duration 28 --script "play@2,pause@10,play@12,seek:30@15,rate:1.25@19,rate:1@23" \
     > "$work/host.out" 2> "$work/host.err" &
+members=($!)
 wait_for "$work/host.err" "joined party"
 for name in alice bob; do
     "$tandem" join "$link" --headless --name "$name" --media assets --ipc "$work/$name.sock" --duration 26 \
         2> "$work/$name.err" &
+    members+=($!)
 done
 "$tandem" bench party --ipc "$work/host.sock" --ipc "$work/alice.sock" --ipc "$work/bob.sock" --duration 22
+# The members leave by themselves (--duration); then the server is stopped (SIGTERM: a clean stop).
+wait "${members[@]}"
+kill -TERM "$server" 2>/dev/null || true
 wait
 echo "--- what the host saw"
 tr '\r' '\n' < "$work/host.err" | grep -v '^party ' | grep -v '^\s*$' | sed 's/\x1b\[K//g'

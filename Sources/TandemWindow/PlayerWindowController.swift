@@ -21,11 +21,11 @@ public final class PlayerWindowController: WindowController {
     /// Called once when the user quits (q, Esc, closing the window).
     public var onQuit: (() -> Void)?
     public private(set) var quit = false
-    public private(set) var toasts: [Toast] = []
+    private var queue = ToastQueue()
+    public var toasts: [Toast] { queue.toasts }
     /// The pending seek's target: positions are shown from it, and further seeks count from it.
     public private(set) var seekTarget: Double?
     private var seekSerial = 0
-    private var nextToastID = 1
     private var endedAt: Double?
     /// Volume and mute when there is no sound device (shown, not heard).
     private var levels = (volume: 100, muted: false)
@@ -54,12 +54,7 @@ public final class PlayerWindowController: WindowController {
         case .step:
             player.step()
         case .screenshot:
-            do {
-                let path = try window.saveScreenshot()
-                toast("Screenshot: \((path as NSString).lastPathComponent)")
-            } catch {
-                toast("Screenshot failed: \(error)")
-            }
+            toast(window.screenshotMessage())
         case .toggleFullscreen:
             window.toggleFullscreen()
         case .toggleMute:
@@ -77,12 +72,7 @@ public final class PlayerWindowController: WindowController {
     }
 
     /// Shows `text` for a few seconds.
-    public func toast(_ text: String) {
-        toasts.append(Toast(id: nextToastID, text: text))
-        nextToastID += 1
-        // Older ones have long expired on screen; the list need not grow.
-        if toasts.count > 8 { toasts.removeFirst(toasts.count - 8) }
-    }
+    public func toast(_ text: String) { queue.post(text) }
 
     private func seek(by delta: Double) {
         var target = max(0, (seekTarget ?? player.position) + delta)

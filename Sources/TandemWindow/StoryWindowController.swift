@@ -19,8 +19,7 @@ public final class StoryWindowController: WindowController {
     public private(set) var quit = false
     /// Set when the last story ended (auto-advance finished): the window then closes.
     public private(set) var finished = false
-    private var toasts: [Toast] = []
-    private var nextToastID = 1
+    private var toasts = ToastQueue()
     /// A key's swipe is under way (further story keys are ignored until it ends).
     public private(set) var isSwiping = false
     private var events: Task<Void, Never>?
@@ -60,7 +59,7 @@ public final class StoryWindowController: WindowController {
             duration: player?.duration,
             segments: StorySegments(index: indicator.index, count: indicator.count, progress: indicator.progress),
             status: current.map { "\($0.index + 1)/\(snapshot.count) · \($0.title)" },
-            toasts: toasts,
+            toasts: toasts.toasts,
             error: current?.error,
             paused: player?.state == .paused,
             volume: sinks.volume,
@@ -80,12 +79,7 @@ public final class StoryWindowController: WindowController {
         case .step:
             player?.step()
         case .screenshot:
-            do {
-                let path = try window.saveScreenshot()
-                toast("Screenshot: \((path as NSString).lastPathComponent)")
-            } catch {
-                toast("Screenshot failed: \(error)")
-            }
+            toast(window.screenshotMessage())
         case .toggleFullscreen:
             window.toggleFullscreen()
         case .toggleMute:
@@ -100,11 +94,7 @@ public final class StoryWindowController: WindowController {
         }
     }
 
-    public func toast(_ text: String) {
-        toasts.append(Toast(id: nextToastID, text: text))
-        nextToastID += 1
-        if toasts.count > 8 { toasts.removeFirst(toasts.count - 8) }
-    }
+    public func toast(_ text: String) { toasts.post(text) }
 
     /// A key's swipe: open the neighbour, slide it in, commit. A key during a swipe is ignored
     /// (as a finger already on the screen would be); at the first story `<` restarts it.

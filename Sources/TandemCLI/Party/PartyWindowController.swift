@@ -13,8 +13,7 @@ final class PartyWindowController: WindowController {
     let sinks: StorySinks
     let view: PartyView
     let board: NoticeBoard
-    private var toasts: [Toast] = []
-    private var nextToastID = 1
+    private var toasts = ToastQueue()
     private(set) var quit = false
 
     init(member: PartyMember, sinks: StorySinks, view: PartyView, board: NoticeBoard) {
@@ -36,7 +35,7 @@ final class PartyWindowController: WindowController {
         }
         return WindowScene(primary: snapshot.item.flatMap { sinks.video(for: $0) }, position: player?.position ?? 0,
                            duration: player?.duration, segments: segments, status: snapshot.status.map(Self.statusLine),
-                           toasts: toasts, paused: player?.state != .playing, volume: sinks.volume, muted: sinks.muted)
+                           toasts: toasts.toasts, paused: player?.state != .playing, volume: sinks.volume, muted: sinks.muted)
     }
 
     /// "party abc · 3 watching · skew +0.42 ms" (or "syncing", "reconnecting…").
@@ -67,12 +66,7 @@ final class PartyWindowController: WindowController {
         case .step:
             toast("Frame step is not available in a party")
         case .screenshot:
-            do {
-                let path = try window.saveScreenshot()
-                toast("Screenshot: \((path as NSString).lastPathComponent)")
-            } catch {
-                toast("Screenshot failed: \(error)")
-            }
+            toast(window.screenshotMessage())
         case .toggleFullscreen:
             window.toggleFullscreen()
         case .toggleMute:
@@ -87,9 +81,5 @@ final class PartyWindowController: WindowController {
         }
     }
 
-    private func toast(_ text: String) {
-        toasts.append(Toast(id: nextToastID, text: text))
-        nextToastID += 1
-        if toasts.count > 8 { toasts.removeFirst(toasts.count - 8) }
-    }
+    private func toast(_ text: String) { toasts.post(text) }
 }

@@ -48,7 +48,7 @@ let package = Package(
         .target(
             name: "TandemWindow",
             dependencies: [
-                "CSDL2", "CFFmpeg", "PlayerCore", "FFmpegKit", "StoryKit",
+                "CSDL2", "CFFmpeg", "PlayerCore", "FFmpegKit", "StoryKit", "PartyKit",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -104,6 +104,6 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "TandemWindowTests", dependencies: ["TandemWindow", "PlayerCore", "FFmpegKit", "CFFmpeg", "CSDL2", "StoryKit"]),
+        .testTarget(name: "TandemWindowTests", dependencies: ["TandemWindow", "PlayerCore", "FFmpegKit", "CFFmpeg", "CSDL2", "StoryKit", "PartyKit"]),
     ]
 )

@@ -33,7 +33,10 @@ struct PartyWindow: Sendable {
         let view = PartyView()
         let refresher = Task.detached {
             while !Task.isCancelled {
-                view.update(status: await member.status, player: await member.currentPlayer, item: await member.currentItem)
+                let s = await member.status
+                view.update(status: PartyView.Status(party: s.party, watching: s.participants.count, synced: s.synced,
+                                                     connected: s.connected, skewMs: s.skewMs, items: s.items),
+                            player: await member.currentPlayer, item: await member.currentItem)
                 try? await Task.sleep(for: PartyView.refreshInterval)
             }
         }
@@ -48,39 +51,5 @@ struct PartyWindow: Sendable {
     func close() async { await window.close() }
 }
 
-/// Notices from the member's callback (any thread), taken by the window as toasts.
-final class NoticeBoard: Sendable {
-    private let pending = Mutex<[String]>([])
 
-    func post(_ notice: PartyNotice) {
-        let text: String = switch notice {
-        case .participantLeft(let p, _): "\(p.name) left"
-        case .partyEnded: "Party ended"
-        case .refused(let reason): "Refused: \(reason)"
-        default: notice.text
-        }
-        pending.withLock { $0.append(text) }
-    }
-
-    func take() -> [String] { pending.withLock { list in defer { list.removeAll() }; return list } }
-}
-
-/// What the window shows of the member, refreshed a few times a second (the member is an actor;
-/// the window's turn must not wait on it).
-final class PartyView: Sendable {
-    static let refreshInterval = Duration.milliseconds(100)
-
-    struct Snapshot: Sendable {
-        var status: PartyMember.Status?
-        var player: Player?
-        var item: Int?
-    }
-
-    private let state = Mutex(Snapshot())
-
-    func update(status: PartyMember.Status, player: Player?, item: Int?) {
-        state.withLock { $0 = Snapshot(status: status, player: player, item: item) }
-    }
-
-    var snapshot: Snapshot { state.withLock { $0 } }
-}
+extension PartyMember: PartyControls {}

@@ -1,29 +1,34 @@
 import Foundation
 import PartyKit
-import PartyNet
 import PlayerCore
-import TandemWindow
+
+/// What the party window asks of a party member (a `PartyNet.PartyMember` in the app).
+public protocol PartyControls: Sendable {
+    /// Asks the party to play, pause, seek or change item (the server may refuse: a notice says why).
+    func request(_ action: Command.Action, value: Double?) async
+    func leave() async
+}
 
 /// mpv's keys in a party: play, pause, seek and story changes are requests to the party (the server
 /// schedules them for everyone, or refuses them and a toast says why); volume, mute, fullscreen
 /// and screenshots are local.
 @WindowActor
-final class PartyWindowController: WindowController {
-    let member: PartyMember
+public final class PartyWindowController: WindowController {
+    let member: any PartyControls
     let sinks: StorySinks
     let view: PartyView
     let board: NoticeBoard
     private var toasts = ToastQueue()
-    private(set) var quit = false
+    public private(set) var quit = false
 
-    init(member: PartyMember, sinks: StorySinks, view: PartyView, board: NoticeBoard) {
+    public init(member: any PartyControls, sinks: StorySinks, view: PartyView, board: NoticeBoard) {
         self.member = member
         self.sinks = sinks
         self.view = view
         self.board = board
     }
 
-    func scene(in window: PlayerWindow) -> WindowScene {
+    public func scene(in window: PlayerWindow) -> WindowScene {
         for text in board.take() { toast(text) }
         let snapshot = view.snapshot
         let player = snapshot.player
@@ -39,21 +44,21 @@ final class PartyWindowController: WindowController {
     }
 
     /// "party abc · 3 watching · skew +0.42 ms" (or "syncing", "reconnecting…").
-    static func statusLine(_ s: PartyMember.Status) -> String {
-        var line = "party \(s.party) · \(s.participants.count) watching"
+    static func statusLine(_ s: PartyView.Status) -> String {
+        var line = "party \(s.party) · \(s.watching) watching"
         if !s.connected { line += " · reconnecting…" } else if !s.synced { line += " · syncing" }
         if let skew = s.skewMs { line += String(format: " · skew %+.2f ms", skew) }
         return line
     }
 
-    func handle(_ command: WindowCommand, window: PlayerWindow) {
+    public func handle(_ command: WindowCommand, window: PlayerWindow) {
         let member = member
         let snapshot = view.snapshot
         let position = snapshot.player?.position ?? 0
         switch command {
         case .togglePause:
             let playing = snapshot.player?.state == .playing
-            Task { await member.request(playing ? .pause : .play) }
+            Task { await member.request(playing ? .pause : .play, value: nil) }
         case .seek(let delta):
             var target = max(0, position + delta)
             if let duration = snapshot.player?.duration { target = min(target, duration) }

@@ -37,6 +37,10 @@ public final class SDLAudioSink: AudioSink {
     /// Seconds as `Double` bits: read on SDL's audio thread (through the player's pull), where
     /// taking `device`'s lock could deadlock with ``stop()`` waiting for that very callback.
     private let latencyBits = Atomic<UInt64>(0)
+    /// Ids of ``input()`` sinks (0 is the sink's own ``start(_:format:)``).
+    private let nextInputID = Atomic<Int>(0)
+    /// Inputs paced without sound because the device was gone when they started.
+    private let inputFallbacks = Mutex<[Int: NullAudioSink]>([:])
     /// The SDL audio driver in use ("pulseaudio", "alsa", "disk"…).
     public let driver: String
 
@@ -93,6 +97,59 @@ public final class SDLAudioSink: AudioSink {
             SDL_UnlockAudioDevice(d.id)
             SDL_PauseAudioDevice(d.id, 0)
         }
+    }
+
+    // MARK: Sharing one device
+
+    /// A sink for one more player on this same device: its samples are mixed in (a story's
+    /// neighbour or a party's next item opens while the current one plays; some drivers allow one
+    /// open device only). Its ``AudioSink/stop()`` detaches it; the device stays open.
+    public func input() -> AudioSink { Input(device: self, id: nextInputID.add(1, ordering: .relaxed).newValue) }
+
+    /// The format of the open device (what every input gets).
+    var openFormat: AudioFormat {
+        device.withLock { d in AudioFormat(sampleRate: d.rate > 0 ? d.rate : 48000, channels: d.channels > 0 ? d.channels : 2, sample: .float32) }
+    }
+
+    fileprivate func attach(_ source: any AudioSource, id: Int, bytesPerFrame: Int) {
+        let started = device.withLock { d -> Bool in
+            guard d.id != 0 else { return false }
+            SDL_LockAudioDevice(d.id)
+            context.addSource(id: id, source, bytesPerFrame: bytesPerFrame)
+            SDL_UnlockAudioDevice(d.id)
+            SDL_PauseAudioDevice(d.id, 0)
+            return true
+        }
+        if !started {
+            let fallback = NullAudioSink(realTime: true)
+            inputFallbacks.withLock { $0[id] = fallback }
+            fallback.start(source, format: openFormat)
+        }
+    }
+
+    fileprivate func detach(id: Int) {
+        device.withLock { d in
+            guard d.id != 0 else { return }
+            // Locking waits for a running callback: after this the source is not pulled again.
+            SDL_LockAudioDevice(d.id)
+            context.removeSource(id: id)
+            SDL_UnlockAudioDevice(d.id)
+        }
+        inputFallbacks.withLock { $0.removeValue(forKey: id) }?.stop()
+    }
+
+    /// One player's share of a shared device.
+    private final class Input: AudioSink {
+        let device: SDLAudioSink
+        let id: Int
+        init(device: SDLAudioSink, id: Int) {
+            self.device = device
+            self.id = id
+        }
+        func format(sourceRate: Int, sourceChannels: Int) -> AudioFormat { device.openFormat }
+        var latency: Double { device.latency }
+        func start(_ source: any AudioSource, format: AudioFormat) { device.attach(source, id: id, bytesPerFrame: format.bytesPerFrame) }
+        func stop() { device.detach(id: id) }
     }
 
     /// Pauses and closes the device (SDL waits for a running callback) and releases SDL's audio

@@ -3,12 +3,14 @@ import Foundation
 import PlayerCore
 import Synchronization
 
-/// The sinks of a story list's players, one set per story index (at most two are in use at once):
-/// what the navigator's players draw and play into, and what the window finds them by.
+/// The sinks of a story list's players, one picture sink per story index (at most two are in use at
+/// once), and one sound device they share (their samples are mixed: some drivers allow a single
+/// open device, and the neighbour is silent until it plays anyway).
 public final class StorySinks: Sendable {
     private struct State {
         var video: [Int: WindowVideoSink] = [:]
-        var audio: [Int: SDLAudioSink] = [:]
+        /// Opened with the first player that needs it.
+        var device: SDLAudioSink?
         var volume = 100
         var muted = false
         /// Set once a sound device failed: the rest play muted without trying again.
@@ -28,25 +30,39 @@ public final class StorySinks: Sendable {
     }
 
     /// Options for the player of story `index`: a fresh picture sink (rotated as the file says)
-    /// and a sound device at the current volume.
+    /// and an input of the shared sound device.
     public func playerOptions(for index: Int) -> PlayerOptions {
         let geometry = urls.indices.contains(index) ? DisplayGeometry(probing: urls[index]) : nil
         let video = WindowVideoSink(rotation: geometry.map { Double($0.quarterTurns * 90) } ?? 0)
-        let levels = state.withLock { s in
-            s.video[index] = video
-            return (s.volume, s.muted, s.noSound)
-        }
-        var audio: SDLAudioSink?
-        if sound, !levels.2 {
-            do {
-                audio = try SDLAudioSink(volume: levels.0, muted: levels.1)
-            } catch {
-                state.withLock { $0.noSound = true }
-                warn("no sound device (\(error)): playing muted")
+        state.withLock { $0.video[index] = video }
+        return PlayerOptions(videoSink: video, audioSink: soundDevice()?.input() ?? NullAudioSink(realTime: true))
+    }
+
+    /// The shared device, opened on first use; nil (after one warning) when there is none.
+    private func soundDevice() -> SDLAudioSink? {
+        guard sound else { return nil }
+        let (existing, levels) = state.withLock { s in (s.noSound ? nil : s.device, (s.volume, s.muted, s.noSound)) }
+        if let existing { return existing }
+        guard !levels.2 else { return nil }
+        do {
+            let device = try SDLAudioSink(volume: levels.0, muted: levels.1)
+            let winner = state.withLock { s -> SDLAudioSink in
+                if let other = s.device { return other }
+                s.device = device
+                return device
             }
+            if winner !== device { device.stop() }
+            return winner
+        } catch {
+            state.withLock { $0.noSound = true }
+            warn("no sound device (\(error)): playing muted")
+            return nil
         }
-        state.withLock { $0.audio[index] = audio }
-        return PlayerOptions(videoSink: video, audioSink: audio ?? NullAudioSink(realTime: true))
+    }
+
+    /// Closes the sound device (after the players are closed).
+    public func close() {
+        state.withLock { s in defer { s.device = nil }; return s.device }?.stop()
     }
 
     public func video(for index: Int) -> WindowVideoSink? { state.withLock { $0.video[index] } }
@@ -56,23 +72,19 @@ public final class StorySinks: Sendable {
 
     /// Volume and mute for every player, now and later.
     public func setLevels(volume: Int? = nil, muted: Bool? = nil) {
-        let sinks = state.withLock { s -> [SDLAudioSink] in
+        let (device, v, m) = state.withLock { s -> (SDLAudioSink?, Int, Bool) in
             if let volume { s.volume = min(max(volume, 0), 100) }
             if let muted { s.muted = muted }
-            return Array(s.audio.values)
+            return (s.device, s.volume, s.muted)
         }
-        let (v, m) = state.withLock { ($0.volume, $0.muted) }
-        for sink in sinks {
-            sink.setVolume(v)
-            sink.setMuted(m)
-        }
+        device?.setVolume(v)
+        device?.setMuted(m)
     }
 
     /// Forgets the sinks of stories other than `keep` (their players are closed).
     public func retain(_ keep: Set<Int>) {
         state.withLock { s in
             s.video = s.video.filter { keep.contains($0.key) }
-            s.audio = s.audio.filter { keep.contains($0.key) }
         }
     }
 }

@@ -78,6 +78,50 @@ extension SDLTests {
             #expect(maxError < 1e-4, "max error \(maxError)")
         }
 
+        /// A source that plays one constant value.
+        final class ConstantSource: AudioSource {
+            let value: Float
+            init(_ value: Float) { self.value = value }
+            func pull(into buffer: UnsafeMutableRawBufferPointer, frames: Int) -> Int {
+                let samples = buffer.bindMemory(to: Float.self)
+                for i in samples.indices { samples[i] = value }
+                return frames
+            }
+            func pullAvailable(into buffer: UnsafeMutableRawBufferPointer, frames: Int, timeout: Double) -> Int {
+                pull(into: buffer, frames: frames)
+            }
+        }
+
+        /// Two players on one device (a story and its neighbour): their samples are summed; a
+        /// detached input is not heard again.
+        @Test func inputsOfOneDeviceAreMixed() async throws {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-mix-\(getpid()).raw").path
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            SDLTests.useHeadlessDrivers()
+            setenv("SDL_AUDIODRIVER", "disk", 1)
+            setenv("SDL_DISKAUDIOFILE", path, 1)
+            defer { SDLTests.useHeadlessDrivers() }
+
+            let device = try SDLAudioSink(preferredRate: 48000, preferredChannels: 2)
+            let a = device.input(), b = device.input()
+            let format = a.format(sourceRate: 44100, sourceChannels: 1)
+            #expect(format == b.format(sourceRate: 48000, sourceChannels: 2), "every input gets the device's format")
+            a.start(ConstantSource(0.25), format: format)
+            b.start(ConstantSource(0.5), format: format)
+            try await Task.sleep(for: .milliseconds(300))
+            b.stop()
+            let mixedBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            try await Task.sleep(for: .milliseconds(300))
+            a.stop()
+            device.stop()
+            let heard = try Data(contentsOf: URL(fileURLWithPath: path)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            #expect(heard.contains(0.75), "both inputs summed")
+            let afterDetach = heard.dropFirst(mixedBytes / 4 + 4096)
+            // Silence may follow once `a` detaches too, before the device closes.
+            let sounding = afterDetach.filter { $0 != 0 }
+            #expect(!sounding.isEmpty && sounding.allSatisfy { $0 == 0.25 }, "only the remaining input after b.stop()")
+        }
+
         @Test func noDeviceIsAClearError() {
             setenv("SDL_AUDIODRIVER", "no-such-driver", 1)
             defer { SDLTests.useHeadlessDrivers() }

@@ -48,7 +48,10 @@ struct PartyWindow: Sendable {
     @WindowActor
     func stop() { window.stop() }
 
-    func close() async { await window.close() }
+    func close() async {
+        sinks.close()
+        await window.close()
+    }
 }
 
 

@@ -106,5 +106,8 @@ struct StoriesWindow: Sendable {
     @WindowActor
     func stop() { window.stop() }
 
-    func close() async { await window.close() }
+    func close() async {
+        sinks.close()
+        await window.close()
+    }
 }

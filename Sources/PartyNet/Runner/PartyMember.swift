@@ -57,8 +57,9 @@ public actor PartyMember {
     private var playerItem: Int?
     /// The item whose end already asked for the next (once per item).
     private var advancedFrom: Int?
-    /// A scheduled command is being carried out: until it lands, `player` may be the one it replaces.
-    private var showing = false
+    /// Scheduled commands being carried out (a re-seek can overlap one): until they land, `player`
+    /// may be the one they replace.
+    private var showing = 0
     /// The speed correction in force, carried over to the next item's player.
     private var appliedCorrection = 0.0
     private var leaving = false
@@ -180,7 +181,7 @@ public actor PartyMember {
     private func tickLoop() async {
         while !Task.isCancelled {
             let now = clock.now()
-            let snapshot = showing ? nil : player.map { ParticipantCore.PlayerSnapshot(position: $0.position, prerolling: $0.isPrerolling) }
+            let snapshot = showing > 0 ? nil : player.map { ParticipantCore.PlayerSnapshot(position: $0.position, prerolling: $0.isPrerolling) }
             await perform(core.tick(now: now, player: snapshot))
             if options.advanceAtEnd, let item = playerItem, player?.state == .ended, advancedFrom != item,
                let items = core.config?.items, item + 1 < items.count {
@@ -201,11 +202,11 @@ public actor PartyMember {
                 guard let navigator = ensureNavigator() else { continue }
                 // Ready is reported when the picture is prerolled, before the instant (another item
                 // switches at the instant itself); an item that cannot be opened does not hold the party.
-                showing = true
+                showing += 1
                 await navigator.show(item, position: position, at: at, playing: playing, rate: rate) { [weak self] in
                     await self?.seekPrepared(epoch: epoch)
                 }
-                showing = false
+                showing -= 1
                 player = await navigator.currentPlayer
                 playerItem = player == nil ? nil : await navigator.currentIndex
                 if let player, appliedCorrection != 0 { player.setCorrection(appliedCorrection) }

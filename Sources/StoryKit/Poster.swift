@@ -19,7 +19,4 @@ public struct Poster: Sendable, Equatable {
         self.blurred = blurred
         self.source = source
     }
-
-    /// Bytes held, for the cache budget.
-    public var byteCount: Int { image.pixels.count + blurred.pixels.count }
 }

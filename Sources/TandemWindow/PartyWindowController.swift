@@ -70,14 +70,8 @@ public final class PartyWindowController: WindowController {
             Task { await member.request(.item, value: Double(next)) }
         case .step:
             toast("Frame step is not available in a party")
-        case .screenshot:
-            toast(window.screenshotMessage())
-        case .toggleFullscreen:
-            window.toggleFullscreen()
-        case .toggleMute:
-            sinks.setLevels(muted: !sinks.muted)
-        case .volume(let points):
-            sinks.setLevels(volume: sinks.volume + points)
+        case .screenshot, .toggleFullscreen, .toggleMute, .volume:
+            sinks.handleLocal(command, window: window, toast: toast)
         case .quit:
             guard !quit else { return }
             quit = true

@@ -88,3 +88,18 @@ public final class StorySinks: Sendable {
         }
     }
 }
+
+extension StorySinks {
+    /// The keys that act on the window and the shared sound, not on a player: screenshot,
+    /// fullscreen, mute and volume (the same in a story list and in a party).
+    @WindowActor
+    public func handleLocal(_ command: WindowCommand, window: PlayerWindow, toast: (String) -> Void) {
+        switch command {
+        case .screenshot: toast(window.screenshotMessage())
+        case .toggleFullscreen: window.toggleFullscreen()
+        case .toggleMute: setLevels(muted: !muted)
+        case .volume(let points): setLevels(volume: volume + points)
+        default: break
+        }
+    }
+}

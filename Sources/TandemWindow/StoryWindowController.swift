@@ -78,14 +78,8 @@ public final class StoryWindowController: WindowController {
             if let player { Task { await player.seek(to: max(0, player.position + delta)) } }
         case .step:
             player?.step()
-        case .screenshot:
-            toast(window.screenshotMessage())
-        case .toggleFullscreen:
-            window.toggleFullscreen()
-        case .toggleMute:
-            sinks.setLevels(muted: !sinks.muted)
-        case .volume(let points):
-            sinks.setLevels(volume: sinks.volume + points)
+        case .screenshot, .toggleFullscreen, .toggleMute, .volume:
+            sinks.handleLocal(command, window: window, toast: toast)
         case .quit:
             guard !quit else { return }
             quit = true

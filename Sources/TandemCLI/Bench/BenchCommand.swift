@@ -116,17 +116,13 @@ struct BenchCommand: AsyncParsableCommand {
 
         func run() async throws {
             FFmpegLog.configure()
-            func rss() -> Int {
-                let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
-                return (Int(statm.split(separator: " ").dropFirst().first ?? "0") ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
-            }
             for i in 0..<(warmup + count) {
-                if i == warmup { print("rss_before_bytes \(rss())") }
+                if i == warmup { print("rss_before_bytes \(ProcessMemory.resident())") }
                 let player = try await Player.open(file)
                 await player.seek(to: 0.5)
                 await player.close()
             }
-            print("rss_after_bytes \(rss())")
+            print("rss_after_bytes \(ProcessMemory.resident())")
         }
     }
 }

@@ -167,26 +167,13 @@ extension BenchCommand {
                     let index = await navigator.currentIndex
                     await navigator.jump(to: (index + 1) % 6)
                     await navigator.currentPlayer?.waitUntilReady()
-                    if n % every == 0 || n == transitions { print("rss \(n) \(residentBytes())") }
+                    if n % every == 0 || n == transitions { print("rss \(n) \(ProcessMemory.resident())") }
                 }
                 await navigator.close()
             default:
                 throw ValidationError("mode: none, one, two or churn")
             }
-            print("hwm \(peakResidentBytes())")
-        }
-
-        /// VmHWM: this process's peak resident set.
-        private func peakResidentBytes() -> Int {
-            let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-                  let kib = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
-            return kib * 1024
-        }
-
-        private func residentBytes() -> Int {
-            let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
-            return (Int(statm.split(separator: " ").dropFirst().first ?? "0") ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
+            print("hwm \(ProcessMemory.peakResident())")
         }
     }
 }

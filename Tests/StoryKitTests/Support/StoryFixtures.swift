@@ -24,8 +24,7 @@ enum StoryFixtures {
 
     /// Video only, no pacing thread for sound: the lightest real players, for tests that open hundreds.
     static func lightOptions() -> StoryNavigator.Options {
-        var options = StoryNavigator.Options()
-        options.autoAdvance = false
+        var options = options()
         options.playerOptions = { _ in PlayerOptions(videoSink: NullVideoSink(), audioSink: nil) }
         return options
     }

@@ -25,13 +25,15 @@ let package = Package(
         ),
         // SDL2 and SDL2_ttf for windowed playback, sound and overlay text.
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2 SDL2_ttf", providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]),
+        // The media clock (position = anchor + elapsed × rate) and host time sources. Links nothing.
+        .target(name: "MediaTime"),
         // Thin owners of FFmpeg objects: one Swift value frees each C object.
         .target(name: "FFmpegKit", dependencies: ["CFFmpeg"]),
         // Demux → packet queues → decoders → frame queues → presentation by the media clock.
         .target(
             name: "PlayerCore",
             dependencies: [
-                "FFmpegKit",
+                "FFmpegKit", "MediaTime",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
@@ -53,24 +55,32 @@ let package = Package(
             ]
         ),
         // Watch party logic as pure state machines: messages, clock sync, timeline, sync control,
-        // the party server and participant, simulated links. No sockets here.
+        // the party server and participant. No sockets, no FFmpeg.
         .target(
             name: "PartyKit",
             dependencies: [
-                "PlayerCore",
+                "MediaTime",
                 .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The real network edge: WebSocket server and client on SwiftNIO carrying PartyKit messages.
+        // A whole party (server, members with real players) over simulated links: `tandem simulate`.
+        .target(name: "PartySimulator", dependencies: ["PartyKit", "PlayerCore", "MediaTime"]),
+        // A reusable WebSocket server and client on SwiftNIO: limits, close handshake, idle timeouts.
         .target(
-            name: "PartyNet",
+            name: "WebSocketTransport",
             dependencies: [
-                "PartyKit", "StoryKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The party on a real network: the server runner and the member runner (players, stories).
+        .target(
+            name: "PartyNet",
+            dependencies: [
+                "PartyKit", "StoryKit", "PlayerCore", "MediaTime", "WebSocketTransport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -87,15 +97,18 @@ let package = Package(
         .executableTarget(
             name: "TandemCLI",
             dependencies: [
-                "PlayerCore", "FFmpegKit", "PartyKit", "PartyNet", "MPVIPC", "StoryKit", "TandemWindow",
+                "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartyNet", "WebSocketTransport", "MPVIPC", "StoryKit", "TandemWindow",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "FFmpegKitTests", dependencies: ["FFmpegKit"]),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "FFmpegKit"]),
-        .testTarget(name: "PartyKitTests", dependencies: ["PartyKit", "PlayerCore"]),
-        .testTarget(name: "PartyNetTests", dependencies: ["PartyNet", "PartyKit", "StoryKit"]),
+        .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
+        .testTarget(name: "PartyKitTests", dependencies: ["PartyKit", "MediaTime"]),
+        .testTarget(name: "PartySimulatorTests", dependencies: ["PartySimulator", "PartyKit"]),
+        .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport"]),
+        .testTarget(name: "PartyNetTests", dependencies: ["PartyNet", "PartyKit", "StoryKit", "PlayerCore", "WebSocketTransport"]),
         .testTarget(name: "MPVIPCTests", dependencies: ["MPVIPC"]),
         .testTarget(
             name: "StoryKitTests",

@@ -2,6 +2,7 @@ import ArgumentParser
 import FFmpegKit
 import Foundation
 import PartyKit
+import PartySimulator
 
 struct SimulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

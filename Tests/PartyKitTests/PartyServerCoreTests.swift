@@ -455,6 +455,15 @@ import Testing
         #expect(out == [.send(connection: 2, .timePong(TimePong(id: 7, t0: 123.5, t1: 4.25, t2: 4.25)))])
     }
 
+    /// t1 is when the socket read the ping, t2 when the answer goes out: a server busy for 40 ms
+    /// between the two must not make that wait look like network delay.
+    @Test func timePongStampsReceiveAndSendApart() {
+        let h = ServerHarness()
+        h.standardParty()
+        let out = h.core.received(2, text: PartyProtocol.encode(.timePing(TimePing(id: 8, t0: 1))), receivedAt: 4.21, now: 4.25)
+        #expect(out == [.send(connection: 2, .timePong(TimePong(id: 8, t0: 1, t1: 4.21, t2: 4.25)))])
+    }
+
     // MARK: Leaving
 
     @Test func byeTellsTheOthers() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PartyKit
 import PartyNet
+import WebSocketTransport
 import PlayerCore
 import Synchronization
 import Testing
@@ -107,12 +108,12 @@ import Testing
         let rogue = try await WebSocketClient.connect(host: "127.0.0.1", port: port, path: "/party/g", logger: Logger(label: "test"))
         rogue.send("{\"type\": \"hello\", \"version\": 99, \"party\": \"g\", \"key\": \"k\", \"name\": \"r\"}")
         var replies: [String] = []
-        for await text in rogue.inbound { replies.append(text) }
+        for await message in rogue.inbound { replies.append(message.text) }
         #expect(replies.first?.contains("versionMismatch") == true)
         let garbage = try await WebSocketClient.connect(host: "127.0.0.1", port: port, path: "/party/g", logger: Logger(label: "test"))
         garbage.send("not json at all")
         var garbageReplies: [String] = []
-        for await text in garbage.inbound { garbageReplies.append(text) }
+        for await message in garbage.inbound { garbageReplies.append(message.text) }
         #expect(garbageReplies.first?.contains("badMessage") == true)
         await host.request(.play)
         #expect(await Self.waitUntil { await host.status.playing })

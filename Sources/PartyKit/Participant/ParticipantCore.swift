@@ -1,4 +1,4 @@
-import PlayerCore
+import MediaTime
 
 /// A party member (host or participant) as a pure state machine: it keeps the clock sync, follows
 /// the timeline epoch by epoch, and reconciles its player, driven by messages, ticks and what the

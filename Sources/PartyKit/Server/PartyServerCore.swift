@@ -64,7 +64,9 @@ public struct PartyServerCore: Sendable {
         return [.log("\(partyID): \(party.seats[seatID]!.info.name) lost connection; seat kept \(Int(party.config.graceSeconds)) s")]
     }
 
-    public mutating func received(_ id: Int, text: String, now: Double) -> [Output] {
+    /// A message from connection `id`. `receivedAt`: when the transport read it off the socket (a
+    /// time pong's t1); `now`: when it is handled (t2, as close to the answer's sending as this gets).
+    public mutating func received(_ id: Int, text: String, receivedAt: Double? = nil, now: Double) -> [Output] {
         guard var conn = connections[id] else { return [] }
         if now - conn.windowStart >= 1 {
             conn.windowStart = now
@@ -87,7 +89,7 @@ public struct PartyServerCore: Sendable {
             }
             return handleHello(hello, from: id, now: now)
         }
-        return handle(message, party: partyID, seat: seatID, connection: id, now: now)
+        return handle(message, party: partyID, seat: seatID, connection: id, receivedAt: min(receivedAt ?? now, now), now: now)
     }
 
     /// Hello deadlines, seats whose grace ran out, and groups that waited long enough for a stalled member.
@@ -173,11 +175,11 @@ public struct PartyServerCore: Sendable {
     // MARK: Messages of joined clients
 
     private mutating func handle(_ message: PartyMessage, party partyID: String, seat seatID: String,
-                                 connection id: Int, now: Double) -> [Output] {
+                                 connection id: Int, receivedAt: Double, now: Double) -> [Output] {
         guard var party = parties[partyID], let seat = party.seats[seatID] else { return [] }
         switch message {
         case .timePing(let ping):
-            return [.send(connection: id, .timePong(TimePong(id: ping.id, t0: ping.t0, t1: now, t2: now)))]
+            return [.send(connection: id, .timePong(TimePong(id: ping.id, t0: ping.t0, t1: receivedAt, t2: now)))]
         case .command(let command):
             return self.command(command, party: partyID, seat: seat, connection: id, now: now)
         case .status(let status):

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PartyKit
+import WebSocketTransport
 import PlayerCore
 import StoryKit
 
@@ -132,8 +133,8 @@ public actor PartyMember {
             let hello = core.me == nil ? core.start(now: clock.now()) : core.reconnect(now: clock.now())
             await perform(hello)
             let ticker = Task { await self.tickLoop() }
-            for await text in conn.inbound {
-                guard let message = try? PartyProtocol.decode(text) else {
+            for await inbound in conn.inbound {
+                guard let message = try? PartyProtocol.decode(inbound.text) else {
                     options.logger.warning("ignoring a bad message from the server")
                     continue
                 }

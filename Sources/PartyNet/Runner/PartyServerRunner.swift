@@ -1,5 +1,6 @@
 import Logging
 import PartyKit
+import WebSocketTransport
 import PlayerCore
 
 /// `tandem serve`: the party server on a real socket. Drives ``PartyServerCore`` (pure) from an
@@ -54,8 +55,8 @@ public actor PartyServerRunner {
         nextConnection += 1
         connections[id] = connection
         perform(core.connected(id, now: clock.now()))
-        for await text in connection.inbound {
-            perform(core.received(id, text: text, now: clock.now()))
+        for await message in connection.inbound {
+            perform(core.received(id, text: message.text, receivedAt: message.receivedAt, now: clock.now()))
         }
         connections[id] = nil
         perform(core.disconnected(id, now: clock.now()))

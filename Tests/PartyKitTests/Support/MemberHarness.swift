@@ -1,4 +1,4 @@
-import PlayerCore
+import MediaTime
 import Testing
 @testable import PartyKit
 

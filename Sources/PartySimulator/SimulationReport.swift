@@ -1,3 +1,5 @@
+import PartyKit
+import MediaTime
 /// What `tandem simulate` measures, per participant and for the party.
 public struct SimulationReport: Sendable, Codable {
     public struct Member: Sendable, Codable {

@@ -1,6 +1,8 @@
 import DequeModule
 import Foundation
 import PlayerCore
+import MediaTime
+import PartyKit
 
 /// A party server, a host and N participants in one process over simulated links, with real players
 /// decoding a real file (optionally one participant's link goes down for 1.5 s and it reconnects). Time is simulated (true time is known), so each member's skew against the

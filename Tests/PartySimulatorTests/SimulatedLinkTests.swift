@@ -1,5 +1,6 @@
 import Testing
-@testable import PartyKit
+@testable import PartySimulator
+import PartyKit
 
 @Suite struct SimulatedLinkTests {
     @Test func splitMix64MatchesTheReferenceSequence() {

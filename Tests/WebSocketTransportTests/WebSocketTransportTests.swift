@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import NIOWebSocket
-@testable import PartyNet
+@testable import WebSocketTransport
 import Testing
 
 private let quiet = Logger(label: "tandem.test.ws", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -28,19 +28,19 @@ private func within<T: Sendable>(
 }
 
 /// The next message, or nil when the stream finished.
-private func next(_ stream: AsyncStream<String>, within seconds: Double = 5) async throws -> String? {
+private func next(_ stream: AsyncStream<InboundMessage>, within seconds: Double = 5) async throws -> String? {
     try await within(seconds) {
         var iterator = stream.makeAsyncIterator()
-        return await iterator.next()
+        return await iterator.next()?.text
     }
 }
 
 /// Waits for the stream to finish, returning the messages that were still queued.
 @discardableResult
-private func drain(_ stream: AsyncStream<String>, within seconds: Double = 5) async throws -> [String] {
+private func drain(_ stream: AsyncStream<InboundMessage>, within seconds: Double = 5) async throws -> [String] {
     try await within(seconds) {
         var rest: [String] = []
-        for await message in stream { rest.append(message) }
+        for await message in stream { rest.append(message.text) }
         return rest
     }
 }
@@ -68,7 +68,7 @@ private struct Harness {
         let port = try await server.start { connection in
             continuation.yield(connection)
             if echo {
-                Task { for await text in connection.inbound { connection.send(text) } }
+                Task { for await message in connection.inbound { connection.send(message.text) } }
             }
         }
         return Harness(server: server, port: port, accepted: accepted)

@@ -1,3 +1,5 @@
+import PartyKit
+import MediaTime
 import Foundation
 
 /// An SVG line chart of skew over time, one line per member, for a person to look at.

@@ -1,5 +1,6 @@
 import Testing
-@testable import PartyKit
+@testable import PartySimulator
+import PartyKit
 
 @Suite struct SkewPlotTests {
     private func samples() -> [SkewSample] {

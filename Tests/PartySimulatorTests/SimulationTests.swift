@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import PartyKit
+@testable import PartySimulator
+import PartyKit
 
 /// The whole party — server, host, three participants, real players decoding the bundled clip —
 /// over simulated links. Each run takes well under a second of real time.

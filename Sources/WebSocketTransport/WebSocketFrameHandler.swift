@@ -26,7 +26,7 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
     private let isClient: Bool
     private let limits: WebSocketLimits
     private let state: ConnectionState
-    private let continuation: AsyncStream<String>.Continuation
+    private let continuation: AsyncStream<InboundMessage>.Continuation
     private let logger: Logger
 
     private var context: ChannelHandlerContext?
@@ -40,7 +40,7 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
         isClient: Bool,
         limits: WebSocketLimits,
         state: ConnectionState,
-        continuation: AsyncStream<String>.Continuation,
+        continuation: AsyncStream<InboundMessage>.Continuation,
         logger: Logger
     ) {
         self.isClient = isClient
@@ -101,7 +101,7 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
                 self.fail(context: context, code: .dataInconsistentWithMessage, reason: "text message is not valid UTF-8")
                 return
             }
-            switch self.continuation.yield(text) {
+            switch self.continuation.yield(InboundMessage(text: text, receivedAt: InboundMessage.monotonicNow())) {
             case .dropped:
                 self.fail(
                     context: context,

@@ -17,9 +17,9 @@ public final class WebSocketConnection: Sendable {
     /// The HTTP path of the upgrade request (`"/party/ABC"`); for client connections, the path connected to.
     public let requestPath: String
 
-    /// Text messages from the peer in arrival order. Finishes when the connection closes.
+    /// Text messages from the peer in arrival order, each stamped with its receive time. Finishes when the connection closes.
     /// Iterate it from one task; cancelling that iteration closes the connection.
-    public let inbound: AsyncStream<String>
+    public let inbound: AsyncStream<InboundMessage>
 
     private let channel: any Channel
     private let handler: NIOLoopBound<WebSocketFrameHandler>
@@ -28,7 +28,7 @@ public final class WebSocketConnection: Sendable {
     private init(
         channel: any Channel,
         requestPath: String,
-        inbound: AsyncStream<String>,
+        inbound: AsyncStream<InboundMessage>,
         handler: NIOLoopBound<WebSocketFrameHandler>,
         state: ConnectionState
     ) {
@@ -90,7 +90,7 @@ public final class WebSocketConnection: Sendable {
         logger: Logger
     ) throws -> WebSocketConnection {
         let (inbound, continuation) = AsyncStream.makeStream(
-            of: String.self,
+            of: InboundMessage.self,
             bufferingPolicy: .bufferingOldest(max(1, limits.maxQueuedMessages))
         )
         var logger = logger

@@ -1,5 +1,7 @@
 import Synchronization
 import PlayerCore
+import MediaTime
+import PartyKit
 
 /// One direction of a simulated reliable stream (what a WebSocket over TCP looks like from above):
 /// latency with jitter, and loss seen the way a reliable stream shows it — a retransmission delay
@@ -54,17 +56,4 @@ public struct SimulatedTimeSource: TimeSource {
     public let clock: SimulatedClock
     public init(world: SimulatedWorldTime, clock: SimulatedClock) { self.world = world; self.clock = clock }
     public func now() -> Double { clock.local(world.value) }
-}
-
-/// A small deterministic generator: same seed, same simulation.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

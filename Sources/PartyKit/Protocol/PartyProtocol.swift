@@ -39,28 +39,38 @@ public enum PartyProtocol {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Decodes one message in one pass of Foundation's decoder; every failure is a ``DecodeError``
+    /// that names what is wrong (for the error sent back and the log).
     public static func decode(_ text: String) throws(DecodeError) -> PartyMessage {
         let bytes = text.utf8.count
         if bytes > maxMessageBytes { throw .tooBig(bytes) }
-        let data = Data(text.utf8)
-        guard let object = try? JSONSerialization.jsonObject(with: data), let dict = object as? [String: Any] else {
-            throw .notJSON
-        }
-        guard let type = dict["type"] as? String else { throw .missingType }
         do {
-            return try JSONDecoder().decode(Envelope.self, from: data).message
+            return try JSONDecoder().decode(Envelope.self, from: Data(text.utf8)).message
         } catch let error as DecodeError {
             throw error
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw .badFields(type: type, detail: "missing \"\(key.stringValue)\"")
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw .badFields(type: type, detail: "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
-        } catch let DecodingError.valueNotFound(_, context) {
-            throw .badFields(type: type, detail: "null at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
-        } catch let DecodingError.dataCorrupted(context) {
-            throw .badFields(type: type, detail: context.debugDescription)
+        } catch DecodingError.keyNotFound(let key, let context) where context.codingPath.isEmpty && key.stringValue == "type" {
+            throw .missingType
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+            throw .notJSON  // valid JSON, but not an object
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.map(\.stringValue) == ["type"] {
+            throw .missingType  // "type" is not a string
+        } catch DecodingError.valueNotFound(_, let context) where context.codingPath.map(\.stringValue) == ["type"] {
+            throw .missingType  // "type": null
         } catch {
-            throw .badFields(type: type, detail: "\(error)")
+            throw .notJSON
+        }
+    }
+
+    /// What is wrong with the fields of a message of `type`, in words.
+    static func fieldError(_ error: any Error, type: String) -> DecodeError {
+        func path(_ context: DecodingError.Context) -> String { context.codingPath.map(\.stringValue).joined(separator: ".") }
+        switch error {
+        case let error as DecodeError: return error
+        case DecodingError.keyNotFound(let key, _): return .badFields(type: type, detail: "missing \"\(key.stringValue)\"")
+        case DecodingError.typeMismatch(_, let context): return .badFields(type: type, detail: "wrong type at \(path(context))")
+        case DecodingError.valueNotFound(_, let context): return .badFields(type: type, detail: "null at \(path(context))")
+        case DecodingError.dataCorrupted(let context): return .badFields(type: type, detail: context.debugDescription)
+        default: return .badFields(type: type, detail: "\(error)")
         }
     }
 }
@@ -74,6 +84,15 @@ struct Envelope: Codable {
 
     init(from decoder: any Decoder) throws {
         let type = try decoder.container(keyedBy: Key.self).decode(String.self, forKey: .type)
+        do {
+            message = try Self.payload(type: type, from: decoder)
+        } catch {
+            throw PartyProtocol.fieldError(error, type: type)
+        }
+    }
+
+    private static func payload(type: String, from decoder: any Decoder) throws -> PartyMessage {
+        let message: PartyMessage
         switch type {
         case "hello": message = .hello(try Hello(from: decoder))
         case "timePing": message = .timePing(try TimePing(from: decoder))
@@ -95,6 +114,7 @@ struct Envelope: Codable {
         case "hostChanged": message = .hostChanged(try ParticipantInfo(from: decoder))
         default: throw PartyProtocol.DecodeError.unknownType(type)
         }
+        return message
     }
 
     func encode(to encoder: any Encoder) throws {

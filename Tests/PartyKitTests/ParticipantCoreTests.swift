@@ -372,6 +372,20 @@ import Testing
         #expect(second == .send(.command(Command(id: 2, action: .play))))
     }
 
+    /// A pong read off the socket at 0.02 but handled at 1.5 (the member was busy) is a 20 ms
+    /// round trip, not a 1.5 s one.
+    @Test func pongReceiveTimeIsTheTransportsNotTheHandlers() throws {
+        let h = MemberHarness.participant()
+        h.answerPings = false
+        h.start()
+        h.receive(.welcome(h.welcome(timeline: Timeline(epoch: 1, partyTime: h.party(0)))))
+        _ = h.core.receive(.timePong(TimePong(id: 1, t0: 0, t1: 1000.01, t2: 1000.01)), receivedAt: 0.02, now: 1.5)
+        let sample = try #require(h.core.clockSync.samples.first)
+        #expect(sample.t3 == 0.02)
+        #expect(abs(sample.delay - 0.02) < 1e-9)
+        #expect(abs(sample.offset - 1000) < 1e-9)
+    }
+
     @Test func unmatchedPongsAreIgnored() throws {
         let h = MemberHarness.participant()
         h.answerPings = false

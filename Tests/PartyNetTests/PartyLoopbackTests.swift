@@ -52,7 +52,7 @@ import Testing
         })
         // Both players, read on this machine's one monotonic clock, agree (a loaded machine delays
         // the first clock exchanges, so allow the controller to converge).
-        guard let a = await host.currentPlayer, let b = await guest.currentPlayer else { Issue.record("no players"); return }
+        guard let a = await host.currentPlayer, let b = await guest.currentPlayer else { Issue.record("no players: host \(await host.currentPlayer == nil ? "none" : "yes") guest \(await guest.currentPlayer == nil ? "none" : "yes") \(await guest.status)"); return }
         #expect(await Self.waitUntil(10) {
             let now = MonotonicTimeSource().now()
             return abs(a.clock.position(at: now) - b.clock.position(at: now)) < 0.005
@@ -143,9 +143,9 @@ import Testing
         // The host re-creates the party where it was; the guest's resumed hello finds it.
         #expect(await Self.waitUntil(30) {
             let h = await host.status, g = await guest.status
-            return h.connected && g.connected && g.synced && g.playing && g.participants.count == 2
+            return h.connected && g.connected && h.synced && g.synced && g.playing && g.participants.count == 2
         })
-        guard let a = await host.currentPlayer, let b = await guest.currentPlayer else { Issue.record("no players"); return }
+        guard let a = await host.currentPlayer, let b = await guest.currentPlayer else { Issue.record("no players: host \(await host.currentPlayer == nil ? "none" : "yes") guest \(await guest.currentPlayer == nil ? "none" : "yes") \(await guest.status)"); return }
         #expect(await Self.waitUntil(10) {
             let now = MonotonicTimeSource().now()
             return abs(a.clock.position(at: now) - b.clock.position(at: now)) < 0.01
@@ -198,7 +198,7 @@ import Testing
                 return g == item && h == item
             },
                     "both members show item \(item)")
-            guard let a = await host.currentPlayer, let b = await guest.currentPlayer else { Issue.record("no players"); return }
+            guard let a = await host.currentPlayer, let b = await guest.currentPlayer else { Issue.record("no players: host \(await host.currentPlayer == nil ? "none" : "yes") guest \(await guest.currentPlayer == nil ? "none" : "yes") \(await guest.status)"); return }
             #expect(a.url.hasSuffix(items[item]) && b.url.hasSuffix(items[item]))
             let inSync = await PartyLoopbackTests.waitUntil(10) {
                 let now = MonotonicTimeSource().now()

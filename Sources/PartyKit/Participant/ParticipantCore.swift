@@ -100,7 +100,10 @@ public struct ParticipantCore: Sendable {
         return [.send(.hello(again))]
     }
 
-    public mutating func receive(_ message: PartyMessage, now: Double) -> [Action] {
+    /// A message from the server. `receivedAt`: when the transport read it off the socket (a time
+    /// pong's t3: a member busy elsewhere must not make that wait look like network delay); `now`:
+    /// when it is handled.
+    public mutating func receive(_ message: PartyMessage, receivedAt: Double? = nil, now: Double) -> [Action] {
         switch message {
         case .welcome(let welcome):
             if me != nil, welcome.timeline.epoch <= appliedEpoch {
@@ -118,7 +121,7 @@ public struct ParticipantCore: Sendable {
             return out + ping(now: now)
         case .timePong(let pong):
             guard let t0 = pings.removeValue(forKey: pong.id), t0 == pong.t0 else { return [] }
-            clockSync.add(ClockSync.Sample(t0: t0, t1: pong.t1, t2: pong.t2, t3: now))
+            clockSync.add(ClockSync.Sample(t0: t0, t1: pong.t1, t2: pong.t2, t3: min(receivedAt ?? now, now)))
             return applyTimeline(now: now)
         case .timeline(let next):
             guard next.epoch > (timeline?.epoch ?? 0) else { return [] }  // stale epoch: ignore

@@ -139,6 +139,19 @@ public struct Welcome: Sendable, Codable, Equatable {
     public var chat: [ChatMessage]
     /// The server's clock when it sent this (a first, rough clock offset before the ping burst).
     public var serverTime: Double
+
+    public init(version: Int = PartyProtocol.version, party: String, you: ParticipantInfo, token: String, config: PartyConfig,
+                participants: [ParticipantInfo], timeline: Timeline, chat: [ChatMessage], serverTime: Double) {
+        self.version = version
+        self.party = party
+        self.you = you
+        self.token = token
+        self.config = config
+        self.participants = participants
+        self.timeline = timeline
+        self.chat = chat
+        self.serverTime = serverTime
+    }
 }
 
 /// NTP-style exchange: the client stamps t0 (its clock) on sending; the server answers with

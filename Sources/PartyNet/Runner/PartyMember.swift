@@ -4,6 +4,7 @@ import PartyKit
 import WebSocketTransport
 import PlayerCore
 import StoryKit
+import Synchronization
 
 /// A host or participant on a real network: connects to the party server, says hello, and drives
 /// ``ParticipantCore`` (pure) and real players from an actor, reconnecting with backoff when
@@ -51,18 +52,10 @@ public actor PartyMember {
     public let options: Options
     private var core: ParticipantCore
     private var connection: WebSocketConnection?
-    private var navigator: StoryNavigator?
-    private var navigatorItems: [String] = []
-    /// The navigator's current player and item, cached for the synchronous status.
-    private var player: Player?
-    private var playerItem: Int?
+    /// Player work (seeks, item switches, clock switches, corrections), on a task of its own.
+    private let playback: MemberPlayback
     /// The item whose end already asked for the next (once per item).
     private var advancedFrom: Int?
-    /// Scheduled commands being carried out (a re-seek can overlap one): until they land, `player`
-    /// may be the one they replace.
-    private var showing = 0
-    /// The speed correction in force, carried over to the next item's player.
-    private var appliedCorrection = 0.0
     private var leaving = false
     private var outcome: Outcome?
     private let clock = MonotonicTimeSource()
@@ -73,6 +66,12 @@ public actor PartyMember {
         self.notices = notices
         core = ParticipantCore(hello: Hello(party: options.link.party, key: options.link.key, name: options.name,
                                             create: options.create))
+        let box = WeakMember()
+        playback = MemberPlayback(options: .init(
+            mediaFolders: options.mediaFolders, playerOptions: options.playerOptions, timeSource: clock,
+            prepared: { epoch in await box.member?.seekPrepared(epoch: epoch) },
+            problem: { message in notices(.error(ErrorMessage(code: .badMessage, message: message))) }))
+        box.member = self
     }
 
     // MARK: What the status line shows
@@ -92,19 +91,21 @@ public actor PartyMember {
     }
 
     public var status: Status {
-        Status(party: options.link.party, me: core.me, participants: core.participants, skewMs: core.lastError.map { $0 * 1000 },
-               synced: core.isSynced, position: player?.position, duration: player?.duration,
+        let shown = playback.snapshot
+        return Status(party: options.link.party, me: core.me, participants: core.participants, skewMs: core.lastError.map { $0 * 1000 },
+               synced: core.isSynced && shown.pendingShows == 0 && shown.player != nil,
+               position: shown.player?.position, duration: shown.player?.duration,
                playing: core.timeline?.playing ?? false, connected: connection != nil, items: core.config?.items.count ?? 0)
     }
 
     /// The player, for IPC and sinks (nil before the first timeline is applied).
-    public var currentPlayer: Player? { player }
+    public var currentPlayer: Player? { playback.snapshot.player }
 
     /// The item shown now (nil before the first timeline is applied).
-    public var currentItem: Int? { playerItem }
+    public var currentItem: Int? { playback.snapshot.item }
 
     /// The story navigator that plays the party's items (nil before the first timeline).
-    public var stories: StoryNavigator? { navigator }
+    public var stories: StoryNavigator? { playback.snapshot.navigator }
 
     // MARK: Running
 
@@ -131,14 +132,15 @@ public actor PartyMember {
             }
             connection = conn
             let hello = core.me == nil ? core.start(now: clock.now()) : core.reconnect(now: clock.now())
-            await perform(hello)
+            perform(hello)
             let ticker = Task { await self.tickLoop() }
+            // The inbound path only feeds the core: player work goes to `playback` and never holds it.
             for await inbound in conn.inbound {
                 guard let message = try? PartyProtocol.decode(inbound.text) else {
                     options.logger.warning("ignoring a bad message from the server")
                     continue
                 }
-                await perform(core.receive(message, now: clock.now()))
+                perform(core.receive(message, receivedAt: inbound.receivedAt, now: clock.now()))
                 if core.me != nil { failures = 0; downSince = nil }
             }
             ticker.cancel()
@@ -158,13 +160,13 @@ public actor PartyMember {
 
     /// Asks the party to play, pause, seek, change rate or item.
     public func request(_ action: Command.Action, value: Double? = nil) async {
-        await perform([core.request(action, value: value)])
+        perform([core.request(action, value: value)])
     }
 
-    public func chat(_ text: String) async { await perform([.send(.chat(ChatText(text: text)))]) }
+    public func chat(_ text: String) async { perform([.send(.chat(ChatText(text: text)))]) }
 
     /// Asks the server who is here (answered as a notice).
-    public func listParticipants() async { await perform([.send(.listParticipants)]) }
+    public func listParticipants() async { perform([.send(.listParticipants)]) }
 
     /// Says bye and stops.
     public func leave() async {
@@ -182,9 +184,11 @@ public actor PartyMember {
     private func tickLoop() async {
         while !Task.isCancelled {
             let now = clock.now()
-            let snapshot = showing > 0 ? nil : player.map { ParticipantCore.PlayerSnapshot(position: $0.position, prerolling: $0.isPrerolling) }
-            await perform(core.tick(now: now, player: snapshot))
-            if options.advanceAtEnd, let item = playerItem, player?.state == .ended, advancedFrom != item,
+            let shown = playback.snapshot
+            let snapshot = shown.pendingShows > 0 ? nil
+                : shown.player.map { ParticipantCore.PlayerSnapshot(position: $0.position, prerolling: $0.isPrerolling) }
+            perform(core.tick(now: now, player: snapshot))
+            if options.advanceAtEnd, let item = shown.item, shown.player?.state == .ended, advancedFrom != item,
                let items = core.config?.items, item + 1 < items.count {
                 advancedFrom = item
                 await request(.item, value: Double(item + 1))
@@ -194,31 +198,21 @@ public actor PartyMember {
         }
     }
 
-    private func perform(_ actions: [ParticipantCore.Action]) async {
+    /// Carries out the core's actions. Never waits: messages go to the connection's event loop,
+    /// player work to `playback`'s own task.
+    private func perform(_ actions: [ParticipantCore.Action]) {
         for action in actions {
             switch action {
             case .send(let message):
                 connection?.send(PartyProtocol.encode(message))
             case .seek(let item, let position, let at, let playing, let rate, let epoch, _):
-                guard let navigator = ensureNavigator() else { continue }
-                // Ready is reported when the picture is prerolled, before the instant (another item
-                // switches at the instant itself); an item that cannot be opened does not hold the party.
-                showing += 1
-                await navigator.show(item, position: position, at: at, playing: playing, rate: rate) { [weak self] in
-                    await self?.seekPrepared(epoch: epoch)
-                }
-                showing -= 1
-                player = await navigator.currentPlayer
-                playerItem = player == nil ? nil : await navigator.currentIndex
-                if let player, appliedCorrection != 0 { player.setCorrection(appliedCorrection) }
-                if player == nil, let failure = navigator.snapshot.current?.error {
-                    notices(.error(ErrorMessage(code: .badMessage, message: failure)))
-                }
+                guard let items = core.config?.items, !items.isEmpty else { continue }
+                playback.submit(.show(.init(items: items, item: item, position: position, at: at, playing: playing,
+                                            rate: rate, epoch: epoch)))
             case .switchClock(let target, _):
-                player?.switchClock(to: target)
+                playback.submit(.switchClock(target))
             case .setCorrection(let c):
-                appliedCorrection = c
-                player?.setCorrection(c)
+                playback.submit(.setCorrection(c))
             case .notice(let notice):
                 if case .error(let error) = notice, core.ended, outcome == nil {
                     // Refused by the server (wrong key, unknown party, version…): a failure, not an end.
@@ -232,47 +226,23 @@ public actor PartyMember {
         }
     }
 
-    private func seekPrepared(epoch: Int) async {
-        await perform(core.seekCompleted(epoch: epoch, now: clock.now()))
-    }
-
-    /// The navigator over the party's items, made when the first timeline comes (and again if
-    /// a restored party lists other items). Items are looked up by name in the media folders.
-    private func ensureNavigator() -> StoryNavigator? {
-        guard let items = core.config?.items, !items.isEmpty else { return nil }
-        if let navigator, navigatorItems == items { return navigator }
-        if let old = navigator { Task { await old.close() } }
-        let stories = items.map { name in
-            if let path = resolve(name) { return Story(url: path, title: name) }
-            notices(.error(ErrorMessage(code: .badMessage, message: "\(name): not found in \(options.mediaFolders.joined(separator: ", "))")))
-            return Story(url: name, title: name)
-        }
-        var storyOptions = StoryNavigator.Options()
-        storyOptions.autoAdvance = false
-        storyOptions.timeSource = clock
-        let playerOptions = options.playerOptions
-        storyOptions.playerOptions = playerOptions
-        let created = StoryNavigator(stories: stories, options: storyOptions)
-        navigator = created
-        navigatorItems = items
-        return created
-    }
-
-    private func resolve(_ name: String) -> String? {
-        if name.hasPrefix("/"), FileManager.default.fileExists(atPath: name) { return name }
-        for folder in options.mediaFolders {
-            let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
-            if FileManager.default.fileExists(atPath: path) { return path }
-        }
-        return nil
+    fileprivate func seekPrepared(epoch: Int) {
+        perform(core.seekCompleted(epoch: epoch, now: clock.now()))
     }
 
     /// Closes the players (at the end of a run).
     public func shutDown() async {
-        await navigator?.close()
-        navigator = nil
-        player = nil
-        playerItem = nil
+        await playback.close()
+    }
+}
+
+/// The member, for the player task's callbacks, without keeping it alive.
+private final class WeakMember: Sendable {
+    private struct Reference { weak var value: PartyMember? }
+    private let reference = Mutex(Reference())
+    var member: PartyMember? {
+        get { reference.withLock { $0.value } }
+        set { reference.withLock { $0.value = newValue } }
     }
 }
 

@@ -1,0 +1,214 @@
+import DequeModule
+import Foundation
+import MediaTime
+import PlayerCore
+import StoryKit
+import Synchronization
+
+/// Carries out a party member's player work — seeks that preroll and wait for their instant, clock
+/// switches, speed corrections — one at a time and in order, on a task of its own, so that the
+/// member's inbound path never waits on media: time pongs, timelines and chat keep reaching the
+/// member's state machine while a player opens, prerolls or waits to switch items.
+///
+/// It is the one owner of the member's ``StoryNavigator`` (and so of its players): it makes it when
+/// the first seek comes, replaces it (closing the old one first) when the party's items change, and
+/// closes it in ``close()``.
+final class MemberPlayback: Sendable {
+    /// One piece of player work, as the member's core asked for it.
+    enum Work: Sendable {
+        /// Show `item` at `position` from local host time `at` (prerolled before it); `ready` is
+        /// called once the picture is prerolled, before the instant.
+        case show(Show)
+        case switchClock(MediaClock)
+        case setCorrection(Double)
+    }
+
+    struct Show: Sendable {
+        var items: [String]
+        var item: Int
+        var position: Double
+        var at: Double
+        var playing: Bool
+        var rate: Double
+        var epoch: Int
+    }
+
+    /// What the member reads synchronously at its ticks.
+    struct Snapshot: Sendable {
+        var player: Player?
+        var item: Int?
+        var navigator: StoryNavigator?
+        /// Shows submitted and not finished: until they land, `player` may be the one they replace.
+        var pendingShows = 0
+    }
+
+    struct Options: Sendable {
+        var mediaFolders: [String]
+        var playerOptions: @Sendable (Int) -> PlayerOptions
+        var timeSource: any TimeSource
+        /// A show's picture is prerolled (called before its instant).
+        var prepared: @Sendable (_ epoch: Int) async -> Void
+        /// Something the user should read ("party.mp4: not found in ., assets").
+        var problem: @Sendable (String) -> Void
+    }
+
+    private let shared: Shared
+    private let doorbell: AsyncStream<Void>.Continuation
+    private let worker: Task<Void, Never>
+
+    private struct State {
+        var snapshot = Snapshot()
+        var queue = Deque<Work>()
+        var closed = false
+    }
+
+    /// The state the submitting side and the worker task share.
+    private final class Shared: Sendable {
+        let state = Mutex(State())
+        func withLock<R>(_ body: (inout State) -> R) -> R { state.withLock { body(&$0) } }
+    }
+
+    init(options: Options) {
+        let (bells, doorbell) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let shared = Shared()
+        self.shared = shared
+        self.doorbell = doorbell
+        let worker = Worker(options: options, shared: shared)
+        self.worker = Task { [shared] in
+            for await _ in bells {
+                while let work = shared.withLock({ $0.queue.popFirst() }) {
+                    await worker.perform(work)
+                }
+            }
+            await worker.close()
+        }
+    }
+
+    deinit { doorbell.finish() }
+
+    /// What the player shows now (never waits).
+    var snapshot: Snapshot { shared.withLock { $0.snapshot } }
+
+    /// Queues work; returns at once. A show supersedes the shows and clock switches still queued
+    /// before it: it sets position, instant, rate and pause itself, so only the newest matters.
+    func submit(_ work: Work) {
+        let accepted = shared.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            if case .show = work {
+                state.snapshot.pendingShows -= state.queue.filter(\.isShow).count
+                state.snapshot.pendingShows += 1
+                state.queue.removeAll { $0.isShow || $0.isClockSwitch }
+            }
+            state.queue.append(work)
+            return true
+        }
+        if accepted { doorbell.yield() }
+    }
+
+    /// Finishes the work under way, drops the rest, and closes the players.
+    func close() async {
+        shared.withLock { state in
+            state.closed = true
+            state.snapshot.pendingShows -= state.queue.filter(\.isShow).count
+            state.queue.removeAll()
+        }
+        doorbell.finish()
+        await worker.value
+    }
+
+    /// The worker's own state: touched only by the worker task, one piece of work at a time.
+    private actor Worker {
+        let options: Options
+        let shared: Shared
+        var navigator: StoryNavigator?
+        var navigatorItems: [String] = []
+        /// The speed correction in force, carried over to the next item's player.
+        var correction = 0.0
+
+        init(options: Options, shared: Shared) {
+            self.options = options
+            self.shared = shared
+        }
+
+        func perform(_ work: Work) async {
+            let state = shared
+            switch work {
+            case .show(let show):
+                await perform(show)
+                state.withLock { $0.snapshot.pendingShows -= 1 }
+            case .switchClock(let clock):
+                state.withLock { $0.snapshot.player }?.switchClock(to: clock)
+            case .setCorrection(let c):
+                correction = c
+                state.withLock { $0.snapshot.player }?.setCorrection(c)
+            }
+        }
+
+        private func perform(_ show: Show) async {
+            let state = shared
+            let navigator = await navigator(for: show.items)
+            let prepared = options.prepared
+            let epoch = show.epoch
+            // Ready is reported when the picture is prerolled, before the instant (another item
+            // switches at the instant itself); an item that cannot be opened does not hold the party.
+            await navigator.show(show.item, position: show.position, at: show.at, playing: show.playing, rate: show.rate) {
+                await prepared(epoch)
+            }
+            let player = await navigator.currentPlayer
+            let item = player == nil ? nil : await navigator.currentIndex
+            if let player, correction != 0 { player.setCorrection(correction) }
+            state.withLock {
+                $0.snapshot.player = player
+                $0.snapshot.item = item
+            }
+            if player == nil, let failure = navigator.snapshot.current?.error { options.problem(failure) }
+        }
+
+        /// The navigator over the party's items, made for the first show and again if the items
+        /// change (a restored party): the old one is closed first, so its players are gone before
+        /// new ones open.
+        private func navigator(for items: [String]) async -> StoryNavigator {
+            let state = shared
+            if let navigator, navigatorItems == items { return navigator }
+            if let old = navigator {
+                state.withLock { $0.snapshot = Snapshot(pendingShows: $0.snapshot.pendingShows) }
+                await old.close()
+            }
+            let stories = items.map { name in
+                if let path = resolve(name) { return Story(url: path, title: name) }
+                options.problem("\(name): not found in \(options.mediaFolders.joined(separator: ", "))")
+                return Story(url: name, title: name)
+            }
+            var storyOptions = StoryNavigator.Options()
+            storyOptions.autoAdvance = false
+            storyOptions.timeSource = options.timeSource
+            storyOptions.playerOptions = options.playerOptions
+            let created = StoryNavigator(stories: stories, options: storyOptions)
+            navigator = created
+            navigatorItems = items
+            state.withLock { $0.snapshot.navigator = created }
+            return created
+        }
+
+        private func resolve(_ name: String) -> String? {
+            if name.hasPrefix("/"), FileManager.default.fileExists(atPath: name) { return name }
+            for folder in options.mediaFolders {
+                let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
+                if FileManager.default.fileExists(atPath: path) { return path }
+            }
+            return nil
+        }
+
+        func close() async {
+            let state = shared
+            await navigator?.close()
+            navigator = nil
+            state.withLock { $0.snapshot = Snapshot() }
+        }
+    }
+}
+
+extension MemberPlayback.Work {
+    var isShow: Bool { if case .show = self { true } else { false } }
+    var isClockSwitch: Bool { if case .switchClock = self { true } else { false } }
+}

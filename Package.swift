@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // FFmpeg 5.1 (Debian 12) through pkg-config; shim.h wraps what Swift cannot import.
@@ -61,6 +62,7 @@ let package = Package(
             dependencies: [
                 "MediaTime",
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // A whole party (server, members with real players) over simulated links: `tandem simulate`.
@@ -80,8 +82,12 @@ let package = Package(
         .target(
             name: "PartyNet",
             dependencies: [
-                "PartyKit", "StoryKit", "PlayerCore", "MediaTime", "WebSocketTransport",
+                "PartyKit", "StoryKit", "PlayerCore", "FFmpegKit", "MediaTime", "WebSocketTransport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // A subset of mpv's JSON IPC on a UNIX socket, so mpv tools can watch and steer Tandem.

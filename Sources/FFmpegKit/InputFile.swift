@@ -14,7 +14,8 @@ public final class InputFile: @unchecked Sendable {
     private let interruptFlag: UnsafeMutablePointer<Int32>
 
     /// Opens the container and reads stream information. Throws ``OpenError`` naming the reason.
-    public init(url: String) throws(OpenError) {
+    /// `options`: libavformat's open options (e.g. `headers` for http, `timeout`).
+    public init(url: String, options: [String: String] = [:]) throws(OpenError) {
         try Self.checkLocalFile(url)
         self.url = url
         interruptFlag = .allocate(capacity: 1)
@@ -24,7 +25,10 @@ public final class InputFile: @unchecked Sendable {
         guard let ctx = avformat_alloc_context() else { fatalError("avformat_alloc_context: out of memory") }
         tandem_set_interrupt(ctx, interruptFlag)
         var opened: UnsafeMutablePointer<AVFormatContext>? = ctx
-        let code = avformat_open_input(&opened, url, nil, nil)
+        var dictionary: OpaquePointer?
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        let code = avformat_open_input(&opened, url, nil, &dictionary)
+        av_dict_free(&dictionary)
         if code < 0 {
             // avformat_open_input frees the context on failure.
             throw OpenError.classify(openCode: code, url: url)

@@ -113,7 +113,10 @@ public final class PartySimulation {
             let link = SimulatedLink(latency: settings.latency, jitter: settings.jitter, loss: settings.loss)
             let player = try await Player.open(settings.file, options: PlayerOptions(
                 videoSink: NullVideoSink(), audioSink: nil, timeSource: SimulatedTimeSource(world: world, clock: clock)))
-            let create = i == 0 ? PartyConfig(items: [URL(fileURLWithPath: settings.file).lastPathComponent]) : nil
+            // Every simulated member plays the same file: the item's identity is not checked here.
+            let item = MediaItem(title: URL(fileURLWithPath: settings.file).lastPathComponent,
+                                 identity: MediaIdentity(duration: player.duration ?? 0, streams: []))
+            let create = i == 0 ? PartyConfig(items: [item]) : nil
             let core = ParticipantCore(hello: Hello(party: party, key: key, name: name, create: create))
             members.append(Member(name: name, core: core, clock: clock, up: link, down: link, player: player, connection: i + 1))
         }

@@ -302,6 +302,8 @@ public enum PartyNotice: Sendable, Equatable {
     case refused(String)
     case error(ErrorMessage)
     case partyEnded(String)
+    /// Where this member's media comes from, when that is worth a line ("streaming it instead").
+    case media(String)
 
     /// One line for people ("Alice joined the party").
     public var text: String {
@@ -316,6 +318,7 @@ public enum PartyNotice: Sendable, Equatable {
         case .refused(let reason): "refused: \(reason)"
         case .error(let e): "error: \(e.message)"
         case .partyEnded(let reason): "party ended: \(reason)"
+        case .media(let line): line
         }
     }
 }

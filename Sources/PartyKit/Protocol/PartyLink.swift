@@ -36,6 +36,11 @@ public struct PartyLink: Sendable, Equatable, CustomStringConvertible {
         self.init(host: host, port: port, party: String(parts[1]), key: key)
     }
 
+    /// The HTTP origin of the party's server (where its media is served): `http://HOST:PORT`.
+    public var httpOrigin: String {
+        "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    }
+
     /// The WebSocket path the server serves this party on.
     public var path: String { "/party/\(party)" }
 

@@ -54,8 +54,8 @@ public enum ControlPolicy: String, Sendable, Codable { case host, everyone }
 
 /// How a new party is set up (sent by the host in its hello when creating one).
 public struct PartyConfig: Sendable, Codable, Equatable {
-    /// Media items by name (each client plays its own copy of the file of that name).
-    public var items: [String]
+    /// The media items, in party order: what each is, and where every member can open it.
+    public var items: [MediaItem]
     public var control: ControlPolicy
     /// When the host leaves, the longest-present participant becomes host instead of the party ending.
     public var handoff: Bool
@@ -82,7 +82,7 @@ public struct PartyConfig: Sendable, Codable, Equatable {
         }
     }
 
-    public init(items: [String], control: ControlPolicy = .host, handoff: Bool = false,
+    public init(items: [MediaItem], control: ControlPolicy = .host, handoff: Bool = false,
                 graceSeconds: Double = 30, stallWaitSeconds: Double = 3) {
         self.items = items
         self.control = control
@@ -110,6 +110,22 @@ public struct Hello: Sendable, Codable, Equatable {
         self.name = name
         self.create = create
         self.resume = resume
+    }
+
+    private enum CodingKeys: String, CodingKey { case version, party, key, name, create, resume }
+
+    /// The version is read first: a hello of another version decodes as far as it can (its
+    /// `create` may have another shape), so that the server can answer with a version error
+    /// rather than a bad-message one.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        version = try c.decode(Int.self, forKey: .version)
+        let current = version == PartyProtocol.version
+        party = current ? try c.decode(String.self, forKey: .party) : (try? c.decode(String.self, forKey: .party)) ?? ""
+        key = current ? try c.decode(String.self, forKey: .key) : (try? c.decode(String.self, forKey: .key)) ?? ""
+        name = current ? try c.decode(String.self, forKey: .name) : (try? c.decode(String.self, forKey: .name)) ?? ""
+        create = current ? try c.decodeIfPresent(PartyConfig.self, forKey: .create) : nil
+        resume = current ? try c.decodeIfPresent(String.self, forKey: .resume) : nil
     }
 }
 

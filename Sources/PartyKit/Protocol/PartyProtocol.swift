@@ -3,7 +3,8 @@ import Foundation
 /// Wire format: one JSON object per WebSocket text frame, `{"type": NAME, …fields}`.
 public enum PartyProtocol {
     /// Bumped on any incompatible change; a hello with another version is refused with a clear error.
-    public static let version = 1
+    /// 2: items are media descriptors (``MediaItem``), not file names.
+    public static let version = 2
     /// Largest message accepted (bytes of JSON). A welcome with 50 chat lines and a long participant
     /// list stays far below it; anything larger is an attack or a bug.
     public static let maxMessageBytes = 64 * 1024

@@ -1,5 +1,6 @@
 import DequeModule
 import Foundation
+import PartyKit
 import MediaTime
 import PlayerCore
 import StoryKit
@@ -24,7 +25,7 @@ final class MemberPlayback: Sendable {
     }
 
     struct Show: Sendable {
-        var items: [String]
+        var items: [MediaItem]
         var item: Int
         var position: Double
         var at: Double
@@ -40,15 +41,20 @@ final class MemberPlayback: Sendable {
         var navigator: StoryNavigator?
         /// Shows submitted and not finished: until they land, `player` may be the one they replace.
         var pendingShows = 0
+        /// Where each item is opened from (after the first show).
+        var media: [ResolvedMedia] = []
     }
 
     struct Options: Sendable {
-        var mediaFolders: [String]
+        /// Where item N is opened: a checked local copy, the party's stream, or its URL.
+        var resolve: @Sendable (MediaItem, Int) -> ResolvedMedia
         var playerOptions: @Sendable (Int) -> PlayerOptions
         var timeSource: any TimeSource
         /// A show's picture is prerolled (called before its instant).
         var prepared: @Sendable (_ epoch: Int) async -> Void
-        /// Something the user should read ("party.mp4: not found in ., assets").
+        /// Something the user should read ("party.mp4 here is 4.0 s, the party's is 60.0 s: streaming it instead").
+        var note: @Sendable (String) -> Void
+        /// An item cannot be played here (its error).
         var problem: @Sendable (String) -> Void
     }
 
@@ -121,7 +127,7 @@ final class MemberPlayback: Sendable {
         let options: Options
         let shared: Shared
         var navigator: StoryNavigator?
-        var navigatorItems: [String] = []
+        var navigatorItems: [MediaItem] = []
         /// The speed correction in force, carried over to the next item's player.
         var correction = 0.0
 
@@ -167,36 +173,35 @@ final class MemberPlayback: Sendable {
         /// The navigator over the party's items, made for the first show and again if the items
         /// change (a restored party): the old one is closed first, so its players are gone before
         /// new ones open.
-        private func navigator(for items: [String]) async -> StoryNavigator {
+        private func navigator(for items: [MediaItem]) async -> StoryNavigator {
             let state = shared
             if let navigator, navigatorItems == items { return navigator }
             if let old = navigator {
                 state.withLock { $0.snapshot = Snapshot(pendingShows: $0.snapshot.pendingShows) }
                 await old.close()
             }
-            let stories = items.map { name in
-                if let path = resolve(name) { return Story(url: path, title: name) }
-                options.problem("\(name): not found in \(options.mediaFolders.joined(separator: ", "))")
-                return Story(url: name, title: name)
-            }
+            // Local copies are checked (probed and sampled) here, on the player's task.
+            let resolved = items.enumerated().map { index, item in options.resolve(item, index) }
+            for media in resolved { if let note = media.note { options.note(note) } }
+            let stories = zip(items, resolved).map { item, media in Story(url: media.url, title: item.title) }
             var storyOptions = StoryNavigator.Options()
             storyOptions.autoAdvance = false
             storyOptions.timeSource = options.timeSource
-            storyOptions.playerOptions = options.playerOptions
+            let playerOptions = options.playerOptions
+            let inputOptions = resolved.map(\.inputOptions)
+            storyOptions.playerOptions = { index in
+                var options = playerOptions(index)
+                if inputOptions.indices.contains(index) { options.inputOptions = inputOptions[index] }
+                return options
+            }
             let created = StoryNavigator(stories: stories, options: storyOptions)
             navigator = created
             navigatorItems = items
-            state.withLock { $0.snapshot.navigator = created }
-            return created
-        }
-
-        private func resolve(_ name: String) -> String? {
-            if name.hasPrefix("/"), FileManager.default.fileExists(atPath: name) { return name }
-            for folder in options.mediaFolders {
-                let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
-                if FileManager.default.fileExists(atPath: path) { return path }
+            state.withLock {
+                $0.snapshot.navigator = created
+                $0.snapshot.media = resolved
             }
-            return nil
+            return created
         }
 
         func close() async {

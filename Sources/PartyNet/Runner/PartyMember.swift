@@ -67,9 +67,14 @@ public actor PartyMember {
         core = ParticipantCore(hello: Hello(party: options.link.party, key: options.link.key, name: options.name,
                                             create: options.create))
         let box = WeakMember()
+        let link = options.link, folders = options.mediaFolders
         playback = MemberPlayback(options: .init(
-            mediaFolders: options.mediaFolders, playerOptions: options.playerOptions, timeSource: clock,
+            resolve: { item, index in
+                MediaResolver.resolve(item, index: index, party: link.party, key: link.key, base: link.httpOrigin, folders: folders)
+            },
+            playerOptions: options.playerOptions, timeSource: clock,
             prepared: { epoch in await box.member?.seekPrepared(epoch: epoch) },
+            note: { line in notices(.media(line)) },
             problem: { message in notices(.error(ErrorMessage(code: .badMessage, message: message))) }))
         box.member = self
     }

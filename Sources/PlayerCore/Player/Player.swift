@@ -48,7 +48,7 @@ public final class Player: Sendable {
 
     /// Opens synchronously (blocks on I/O); ``open(_:options:)`` is the async form.
     public init(url: String, options: PlayerOptions = PlayerOptions()) throws(OpenError) {
-        let input = try InputFile(url: url)
+        let input = try InputFile(url: url, options: options.inputOptions)
         self.url = url
         self.input = input
         info = input.info()

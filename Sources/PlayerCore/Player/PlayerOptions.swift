@@ -17,6 +17,8 @@ public struct PlayerOptions: Sendable {
     /// Speed from the first sample on (so the preroll is already made at it); clamped to 0.25…4.
     public var rate: Double
     public var logger: Logger
+    /// Options for opening the input (libavformat's, e.g. `headers` for an http source).
+    public var inputOptions: [String: String] = [:]
 
     public init(videoSink: (any VideoSink)? = NullVideoSink(), audioSink: (any AudioSink)? = NullAudioSink(),
                 fast: Bool = false, timeSource: any TimeSource = MonotonicTimeSource(),

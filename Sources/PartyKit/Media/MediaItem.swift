@@ -1,0 +1,20 @@
+/// One item of a party: what it is called, where every member can open it, and what it is — so a
+/// member with a copy of its own can tell whether that copy is the same content.
+public struct MediaItem: Sendable, Codable, Equatable {
+    /// For people and for finding a local copy: the host's file name ("party.mp4"), or the last
+    /// path component of a URL item.
+    public var title: String
+    /// An http(s) or HLS URL every member opens itself; nil: the party serves the host's file at
+    /// `/party/ID/media/N` (see ``MediaPath``).
+    public var url: String?
+    public var identity: MediaIdentity
+
+    public init(title: String, url: String? = nil, identity: MediaIdentity) {
+        self.title = title
+        self.url = url
+        self.identity = identity
+    }
+
+    /// Whether the party serves this item's bytes (a host's local file).
+    public var isServed: Bool { url == nil }
+}

@@ -1,0 +1,50 @@
+import Crypto
+import FFmpegKit
+import Foundation
+import PartyKit
+
+/// Works out a ``MediaIdentity``: duration and stream layout from the container (libavformat),
+/// and for a local file its size and a SHA-256 over the chunks ``MediaSampling`` picks.
+public enum MediaIdentification {
+    /// A local file's identity. Throws the open error naming the file.
+    public static func identify(file path: String) throws -> MediaIdentity {
+        let input = try InputFile(url: path)
+        var identity = layout(of: input.info())
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        let size = Int64(try handle.seekToEnd())
+        var hash = SHA256()
+        for range in MediaSampling.ranges(size: size) {
+            try handle.seek(toOffset: UInt64(range.offset))
+            let chunk = try handle.read(upToCount: Int(range.length)) ?? Data()
+            guard chunk.count == Int(range.length) else {
+                throw OpenError(url: path, reason: "changed while being read (short read at byte \(range.offset))")
+            }
+            hash.update(data: chunk)
+        }
+        identity.bytes = size
+        identity.sampleSHA256 = hash.finalize().map { String(format: "%02x", $0) }.joined()
+        return identity
+    }
+
+    /// A URL's identity (duration and layout: its bytes are not read here).
+    public static func identify(url: String, inputOptions: [String: String] = [:]) throws -> MediaIdentity {
+        layout(of: try InputFile(url: url, options: inputOptions).info())
+    }
+
+    /// Duration and one line per stream.
+    static func layout(of info: MediaInfo) -> MediaIdentity {
+        MediaIdentity(duration: info.durationSeconds ?? 0, streams: info.streams.map(describe))
+    }
+
+    static func describe(_ stream: StreamInfo) -> String {
+        switch stream.type {
+        case .video:
+            return "video \(stream.codec) \(stream.width ?? 0)x\(stream.height ?? 0)"
+        case .audio:
+            return "audio \(stream.codec) \(stream.sampleRate ?? 0) Hz \(stream.channels ?? 0) ch"
+        default:
+            return "\(stream.type.rawValue) \(stream.codec)"
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import PartyKit
+
+/// Where a member opens a party item, and why there.
+public struct ResolvedMedia: Sendable, Equatable {
+    public enum Origin: Sendable, Equatable {
+        /// This member's own file, checked to be the same content.
+        case localCopy(String)
+        /// The bytes the party serves (the host's file, over HTTP byte ranges).
+        case streaming
+        /// The item's own URL (http, https, HLS).
+        case url
+    }
+
+    public var url: String
+    /// libavformat open options: the media credential header when streaming from the party.
+    public var inputOptions: [String: String]
+    public var origin: Origin
+    /// A line for the member when a same-named local file was not used.
+    public var note: String?
+}
+
+/// Decides, for each item, between a local copy and the party's stream: a file of the item's
+/// title in one of the media folders is used only when its identity is the item's; otherwise the
+/// member streams, and says why in one line naming both.
+public enum MediaResolver {
+    /// `base`: the party's HTTP origin, e.g. `http://127.0.0.1:7777`.
+    public static func resolve(_ item: MediaItem, index: Int, party: String, key: String, base: String,
+                               folders: [String], identify: (String) throws -> MediaIdentity = MediaIdentification.identify(file:))
+        -> ResolvedMedia {
+        if let url = item.url {
+            return ResolvedMedia(url: url, inputOptions: [:], origin: .url, note: nil)
+        }
+        let stream = ResolvedMedia(url: base + MediaPath.path(party: party, item: index),
+                                   inputOptions: ["headers": MediaToken.header(key: key, party: party)],
+                                   origin: .streaming, note: nil)
+        guard let path = localCandidate(item.title, folders: folders) else { return stream }
+        do {
+            let mine = try identify(path)
+            guard let difference = mine.mismatch(with: item.identity) else {
+                return ResolvedMedia(url: path, inputOptions: [:], origin: .localCopy(path), note: nil)
+            }
+            var streaming = stream
+            streaming.note = "\(item.title) here \(difference): streaming it instead"
+            return streaming
+        } catch {
+            var streaming = stream
+            streaming.note = "\(item.title) here cannot be read (\(error)): streaming it instead"
+            return streaming
+        }
+    }
+
+    /// A regular file called `title` in one of `folders` (a bare file name only: a title with a
+    /// path in it is never looked up, so a party cannot point a member at its other files).
+    static func localCandidate(_ title: String, folders: [String]) -> String? {
+        guard !title.isEmpty, !title.contains("/"), title != ".", title != ".." else { return nil }
+        for folder in folders {
+            let path = URL(fileURLWithPath: folder).appendingPathComponent(title).path
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue { return path }
+        }
+        return nil
+    }
+}

@@ -64,9 +64,9 @@ final class HTTPGateHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard self.handshakeTimeout > 0 else { return }
         let seconds = self.handshakeTimeout
         self.timeoutTask = context.eventLoop.assumeIsolated().scheduleTask(
-            in: WebSocketFrameHandler.timeAmount(seconds: seconds)
+            in: Seconds.timeAmount(seconds)
         ) {
-            self.state.record("no WebSocket upgrade within \(WebSocketFrameHandler.formatSeconds(seconds)) s")
+            self.state.record("no WebSocket upgrade within \(Seconds.text(seconds)) s")
             self.logger.debug("dropping connection without upgrade")
             self.state.close(context.channel)
         }

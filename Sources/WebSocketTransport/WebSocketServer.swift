@@ -124,7 +124,7 @@ public final class WebSocketServer: Sendable {
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelOption(
                 .writeBufferWaterMark,
-                value: .init(low: 64 * 1024, high: WebSocketFrameHandler.outboundHighWatermark(self.limits))
+                value: .init(low: WebSocketLimits.outboundLowWatermark, high: self.limits.outboundHighWatermark)
             )
             .childChannelInitializer { [weak self] channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -213,7 +213,7 @@ public final class WebSocketServer: Sendable {
         let path = self.path
         let limits = self.limits
         let upgrader = NIOWebSocketServerUpgrader(
-            maxFrameSize: min(max(limits.maxMessageBytes, 125), Int(UInt32.max)),
+            maxFrameSize: limits.maxFrameSize,
             automaticErrorHandling: false,
             shouldUpgrade: { channel, head in
                 channel.eventLoop.makeSucceededFuture(

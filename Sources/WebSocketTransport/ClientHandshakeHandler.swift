@@ -85,12 +85,12 @@ final class ClientHandshakeHandler: ChannelInboundHandler, RemovableChannelHandl
         guard self.timeoutTask == nil else { return }
         let seconds = self.timeout
         self.timeoutTask = context.eventLoop.assumeIsolated().scheduleTask(
-            in: WebSocketFrameHandler.timeAmount(seconds: seconds)
+            in: Seconds.timeAmount(seconds)
         ) {
             self.fail(
                 context: context,
                 .timedOut,
-                "\(self.address) did not complete the WebSocket upgrade within \(WebSocketFrameHandler.formatSeconds(seconds)) s"
+                "\(self.address) did not complete the WebSocket upgrade within \(Seconds.text(seconds)) s"
             )
         }
         var headers = HTTPHeaders()

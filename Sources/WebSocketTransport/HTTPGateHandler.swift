@@ -3,24 +3,37 @@ import NIOCore
 import NIOHTTP1
 import NIOWebSocket
 
-/// Serves every HTTP request that did not become a WebSocket on a server connection: 404 for other paths,
-/// 426 or 400 for the WebSocket path without a valid upgrade, then closes. Also drops connections that do
-/// not finish the upgrade within the handshake timeout. Removed from the pipeline when the upgrade succeeds.
+/// Decides what becomes of the first HTTP request on a server connection that did not become a WebSocket.
+///
+/// Without a responder: 404 for other paths, 426 or 400 for the WebSocket path without a valid upgrade,
+/// then closes. With a responder: a failed WebSocket upgrade of the WebSocket path still gets the 400;
+/// any other request hands the connection over (see ``handOver(context:head:responder:)``). Also drops
+/// connections that send no complete request head within the handshake timeout. Removed from the pipeline
+/// when the upgrade succeeds or the connection is handed over.
 final class HTTPGateHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
     static let name = "tandem.ws.http-gate"
 
     private let path: String
+    private let responder: (any HTTPResponder)?
     private let handshakeTimeout: Double
     private let state: ConnectionState
     private let logger: Logger
     private var timeoutTask: Scheduled<Void>?
     private var responded = false
 
-    init(path: String, handshakeTimeout: Double, state: ConnectionState, logger: Logger) {
+    init(
+        path: String,
+        responder: (any HTTPResponder)?,
+        handshakeTimeout: Double,
+        state: ConnectionState,
+        logger: Logger
+    ) {
         self.path = path
+        self.responder = responder
         self.handshakeTimeout = handshakeTimeout
         self.state = state
         self.logger = logger
@@ -40,13 +53,20 @@ final class HTTPGateHandler: ChannelInboundHandler, RemovableChannelHandler {
         String(uri.prefix { $0 != "?" && $0 != "#" })
     }
 
+    /// Whether `head` asked for a WebSocket upgrade (`Upgrade: websocket`, any case, possibly among
+    /// other protocols) of a path below `base`. Seen here only when that upgrade failed.
+    static func isWebSocketUpgrade(_ head: HTTPRequestHead, base: String) -> Bool {
+        Self.matches(uri: head.uri, base: base)
+            && head.headers[canonicalForm: "upgrade"].contains { $0.lowercased() == "websocket" }
+    }
+
     func handlerAdded(context: ChannelHandlerContext) {
         guard self.handshakeTimeout > 0 else { return }
         let seconds = self.handshakeTimeout
         self.timeoutTask = context.eventLoop.assumeIsolated().scheduleTask(
-            in: WebSocketFrameHandler.timeAmount(seconds: seconds)
+            in: Seconds.timeAmount(seconds)
         ) {
-            self.state.record("no WebSocket upgrade within \(WebSocketFrameHandler.formatSeconds(seconds)) s")
+            self.state.record("no WebSocket upgrade within \(Seconds.text(seconds)) s")
             self.logger.debug("dropping connection without upgrade")
             self.state.close(context.channel)
         }
@@ -60,6 +80,10 @@ final class HTTPGateHandler: ChannelInboundHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(let head) = Self.unwrapInboundIn(data), !self.responded else { return }
         self.responded = true
+        if let responder = self.responder, !Self.isWebSocketUpgrade(head, base: self.path) {
+            self.handOver(context: context, head: head, responder: responder)
+            return
+        }
         let status: HTTPResponseStatus
         let body: String
         if !Self.matches(uri: head.uri, base: self.path) {
@@ -86,6 +110,27 @@ final class HTTPGateHandler: ChannelInboundHandler, RemovableChannelHandler {
         context.writeAndFlush(Self.wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
             self.state.close(context.channel)
         }
+    }
+
+    /// Puts the responder's handler right behind this one, passes it the request head, and leaves the
+    /// pipeline (which cancels the handshake timeout). The rest of the request and every later request on
+    /// the connection reach the responder's handler directly. NIO's upgrade handler, when it held the
+    /// head back while it considered an upgrade, delivers the head first and the parts it kept after it,
+    /// so they arrive in order either way.
+    private func handOver(context: ChannelHandlerContext, head: HTTPRequestHead, responder: any HTTPResponder) {
+        let handler = responder.makeHandler(remoteAddress: context.channel.remoteAddress)
+        let pipeline = context.pipeline.syncOperations
+        do {
+            try pipeline.addHandler(handler, position: .after(self))
+        } catch {
+            self.state.record("HTTP responder setup failed: \(error)")
+            self.logger.debug("dropping connection", metadata: ["error": "\(error)"])
+            self.state.close(context.channel)
+            return
+        }
+        self.logger.trace("HTTP request handed to the responder", metadata: ["uri": "\(head.uri)"])
+        context.fireChannelRead(Self.wrapInboundOut(.head(head)))
+        pipeline.removeHandler(context: context, promise: nil)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -41,11 +41,11 @@ public enum WebSocketClient {
         let state = ConnectionState()
 
         let bootstrap = ClientBootstrap(group: eventLoop)
-            .connectTimeout(WebSocketFrameHandler.timeAmount(seconds: connectTimeout))
+            .connectTimeout(Seconds.timeAmount(connectTimeout))
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .channelOption(
                 .writeBufferWaterMark,
-                value: .init(low: 64 * 1024, high: WebSocketFrameHandler.outboundHighWatermark(limits))
+                value: .init(low: WebSocketLimits.outboundLowWatermark, high: limits.outboundHighWatermark)
             )
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -58,7 +58,7 @@ public enum WebSocketClient {
                     )
                     let boundHandshake = NIOLoopBound(handshake, eventLoop: channel.eventLoop)
                     let upgrader = NIOWebSocketClientUpgrader(
-                        maxFrameSize: min(max(limits.maxMessageBytes, 125), Int(UInt32.max)),
+                        maxFrameSize: limits.maxFrameSize,
                         automaticErrorHandling: false,
                         upgradePipelineHandler: { channel, _ in
                             channel.eventLoop.makeCompletedFuture {
@@ -134,7 +134,7 @@ public enum WebSocketClient {
             if case ChannelError.connectTimeout = error {
                 return WebSocketTransportError(
                     .timedOut,
-                    "connecting to \(address) timed out after \(WebSocketFrameHandler.formatSeconds(timeout)) s"
+                    "connecting to \(address) timed out after \(Seconds.text(timeout)) s"
                 )
             }
             if let error = error as? IOError {

@@ -104,10 +104,7 @@ public final class WebSocketConnection: Sendable {
         )
         let sync = channel.pipeline.syncOperations
         let decoder = try sync.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
-        try sync.addHandler(
-            WebSocketFrameGuard(expectMaskedFrames: !isClient, maxMessageBytes: limits.maxMessageBytes),
-            position: .before(decoder)
-        )
+        try sync.addHandler(WebSocketFrameGuard(expectMaskedFrames: !isClient), position: .after(decoder))
         try sync.addHandler(
             NIOWebSocketFrameAggregator(
                 minNonFinalFragmentSize: 0,

@@ -2,8 +2,9 @@ import Logging
 import NIOCore
 import NIOWebSocket
 
-/// The last handler of an upgraded connection: turns aggregated text frames into strings on the inbound
-/// stream, answers pings, sends keep-alive pings, enforces the idle timeout and runs the close handshake.
+/// The last handler of an upgraded connection: turns channel events into ``WebSocketLifecycle`` events
+/// and performs the actions it returns. Delivers text messages to the inbound stream (stamped with the
+/// time they were read, here on the event loop), answers pings, and runs the timers the lifecycle asks for.
 ///
 /// Everything here runs on the channel's event loop; ``WebSocketConnection`` reaches it through a
 /// `NIOLoopBound`.
@@ -11,27 +12,17 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
-    private enum Phase {
-        /// Messages flow both ways.
-        case open
-        /// A close frame went out; waiting for the peer's close frame or EOF, then the channel closes.
-        case closing
-        /// The channel was closed or is gone.
-        case closed
-    }
-
-    /// How long to wait for the peer to finish the close handshake before dropping the TCP connection.
-    static let closeHandshakeTimeout = TimeAmount.seconds(2)
+    /// The longest close reason a close frame carries: a control frame's payload is at most 125 bytes,
+    /// two of which are the code (RFC 6455 §5.5).
+    static let maxWireReasonBytes = 123
 
     private let isClient: Bool
-    private let limits: WebSocketLimits
     private let state: ConnectionState
     private let continuation: AsyncStream<InboundMessage>.Continuation
     private let logger: Logger
 
+    private var lifecycle: WebSocketLifecycle
     private var context: ChannelHandlerContext?
-    private var phase = Phase.open
-    private var lastActivity = NIODeadline.now()
     private var pingTask: Scheduled<Void>?
     private var idleTask: Scheduled<Void>?
     private var closeTimeoutTask: Scheduled<Void>?
@@ -44,275 +35,202 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
         logger: Logger
     ) {
         self.isClient = isClient
-        self.limits = limits
         self.state = state
         self.continuation = continuation
         self.logger = logger
+        self.lifecycle = WebSocketLifecycle(limits: limits, now: .now())
     }
 
     // MARK: Channel events
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        self.lastActivity = .now()
         if context.channel.isActive {
-            self.startTimers(context: context)
+            self.perform(self.lifecycle.activated(at: .now()), context: context)
         }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        self.cancelTimers()
-        self.closeTimeoutTask?.cancel()
-        self.closeTimeoutTask = nil
+        self.perform(self.lifecycle.handlerRemoved(), context: context)
         self.context = nil
-        self.finishInbound()
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        self.startTimers(context: context)
+        self.perform(self.lifecycle.activated(at: .now()), context: context)
         context.fireChannelActive()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        self.phase = .closed
-        self.cancelTimers()
-        self.closeTimeoutTask?.cancel()
-        self.closeTimeoutTask = nil
-        self.state.record("connection lost: the peer closed TCP without a WebSocket close frame")
-        self.finishInbound()
+        self.perform(self.lifecycle.channelInactive(), context: context)
         context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = Self.unwrapInboundIn(data)
-        self.lastActivity = .now()
-
-        guard case .open = self.phase else {
-            if frame.opcode == .connectionClose, case .closing = self.phase {
-                self.logger.trace("close handshake complete")
-                self.closeChannel(context: context)
-            }
+        if frame.opcode == .connectionClose {
+            var payload = frame.unmaskedData
+            let code = payload.readWebSocketErrorCode()
+            let text = payload.readString(length: payload.readableBytes) ?? ""
+            self.perform(self.lifecycle.closeFrameReceived(code: code, text: text, at: .now()), context: context)
             return
         }
-
+        guard case .handleFrame = self.lifecycle.frameReceived(at: .now()) else { return }
         switch frame.opcode {
         case .text:
             guard let text = String(validating: frame.unmaskedData.readableBytesView, as: UTF8.self) else {
-                self.fail(context: context, code: .dataInconsistentWithMessage, reason: "text message is not valid UTF-8")
+                self.perform(self.lifecycle.violated(.invalidUTF8), context: context)
                 return
             }
-            switch self.continuation.yield(InboundMessage(text: text, receivedAt: InboundMessage.monotonicNow())) {
-            case .dropped:
-                self.fail(
-                    context: context,
-                    code: .policyViolation,
-                    wireReason: "flood",
-                    reason: "flood: more than \(self.limits.maxQueuedMessages) received messages waiting unread"
-                )
-            case .enqueued, .terminated:
-                break
-            @unknown default:
-                break
+            if case .dropped = self.continuation.yield(InboundMessage(text: text, receivedAt: InboundMessage.monotonicNow())) {
+                self.perform(self.lifecycle.violated(.flood), context: context)
             }
         case .binary:
-            self.fail(context: context, code: .unacceptableData, reason: "binary frames are not supported")
+            self.perform(self.lifecycle.violated(.binaryMessage), context: context)
         case .ping:
-            let pong = self.makeFrame(opcode: .pong, data: frame.unmaskedData)
-            context.writeAndFlush(Self.wrapOutboundOut(pong), promise: nil)
+            self.write(opcode: .pong, data: frame.unmaskedData, context: context)
         case .pong:
             break
-        case .connectionClose:
-            self.peerClosed(context: context, frame: frame)
         default:
-            self.fail(context: context, code: .protocolError, reason: "unexpected frame opcode \(frame.opcode)")
+            self.perform(self.lifecycle.violated(.protocolError("unexpected frame opcode \(frame.opcode)")), context: context)
         }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        let action: WebSocketLifecycle.Action
         switch error {
-        case WebSocketFrameGuard.Violation.messageTooBig(let bytes, let limit):
-            self.fail(
-                context: context,
-                code: .messageTooLarge,
-                reason: "message too big (\(bytes) bytes > \(limit))"
-            )
-        case WebSocketFrameGuard.Violation.protocolViolation(let what):
-            self.fail(context: context, code: .protocolError, reason: "protocol error: \(what)")
-        case NIOWebSocketError.invalidFrameLength:
-            self.fail(
-                context: context,
-                code: .messageTooLarge,
-                reason: "message too big (> \(self.limits.maxMessageBytes) bytes)"
-            )
+        case WebSocketFrameGuard.Violation.protocolError(let detail):
+            action = self.lifecycle.violated(.protocolError(detail))
+        case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+            action = self.lifecycle.violated(.messageTooBig)
         case let error as NIOWebSocketError:
-            self.fail(context: context, code: .protocolError, reason: "protocol error: \(error)")
-        case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
-            self.fail(
-                context: context,
-                code: .messageTooLarge,
-                reason: "message too big (> \(self.limits.maxMessageBytes) bytes)"
-            )
+            action = self.lifecycle.violated(.protocolError("\(error)"))
         case let error as NIOWebSocketFrameAggregator.Error:
-            self.fail(context: context, code: .protocolError, reason: "protocol error: fragmentation (\(error))")
+            action = self.lifecycle.violated(.protocolError("fragmentation (\(error))"))
+        case ByteToMessageDecoderError.dataReceivedInErrorState:
+            // The rest of a frame the decoder refused (the violation already started the close).
+            action = self.lifecycle.violated(.protocolError("bytes after a framing error"))
         default:
-            self.state.record("connection error: \(error)")
-            self.logger.debug("connection error", metadata: ["error": "\(error)"])
-            self.closeChannel(context: context)
+            action = self.lifecycle.connectionFailed("\(error)")
         }
+        self.perform(action, context: context)
     }
 
     // MARK: Called through WebSocketConnection (on the event loop)
 
     /// Sends one text message; dropped when the connection is closing or closed.
     func send(_ text: String) {
-        guard case .open = self.phase, let context = self.context else { return }
-        guard context.channel.isWritable else {
-            self.fail(
-                context: context,
-                code: .policyViolation,
-                wireReason: "too slow",
-                reason: "peer too slow: more than \(Self.outboundHighWatermark(self.limits)) bytes waiting to be sent"
-            )
-            return
+        guard let context = self.context else { return }
+        let action = self.lifecycle.sendRequested(writable: context.channel.isWritable)
+        if case .writeMessage = action {
+            self.write(opcode: .text, data: context.channel.allocator.buffer(string: text), context: context)
+        } else {
+            self.perform(action, context: context)
         }
-        let frame = self.makeFrame(opcode: .text, data: context.channel.allocator.buffer(string: text))
-        context.writeAndFlush(Self.wrapOutboundOut(frame), promise: nil)
     }
 
     /// Starts the close handshake on behalf of the application.
     func close(code: WebSocketErrorCode, reason: String, recordedReason: String) {
-        guard case .open = self.phase, let context = self.context else { return }
-        self.state.record(recordedReason)
-        self.logger.debug("closing", metadata: ["reason": "\(recordedReason)"])
-        self.startClosing(context: context, code: code, wireReason: reason)
+        guard let context = self.context else { return }
+        self.perform(self.lifecycle.closeRequested(code: code, wireReason: reason, reason: recordedReason), context: context)
     }
 
-    // MARK: Closing
+    // MARK: Actions
 
-    /// Fails the connection: records `reason`, sends a close frame with `code` and closes.
-    private func fail(context: ChannelHandlerContext, code: WebSocketErrorCode, wireReason: String? = nil, reason: String) {
-        self.state.record(reason)
-        guard case .open = self.phase else { return }
-        self.logger.notice("closing WebSocket", metadata: ["reason": "\(reason)"])
-        self.startClosing(context: context, code: code, wireReason: wireReason ?? reason)
-    }
-
-    /// Sends a close frame, half-closes our side and waits a bounded time for the peer to finish.
-    private func startClosing(context: ChannelHandlerContext, code: WebSocketErrorCode, wireReason: String) {
-        self.phase = .closing
-        self.cancelTimers()
-        var data = context.channel.allocator.buffer(capacity: 2 + min(wireReason.utf8.count, 123))
-        data.write(webSocketErrorCode: code)
-        data.writeString(Self.truncatedUTF8(wireReason, maxBytes: 123))
-        context.writeAndFlush(Self.wrapOutboundOut(self.makeFrame(opcode: .connectionClose, data: data)), promise: nil)
-        // Sending FIN after the close frame lets the peer see both even if it is still sending to us.
-        context.close(mode: .output, promise: nil)
-        self.closeTimeoutTask = context.eventLoop.assumeIsolated().scheduleTask(in: Self.closeHandshakeTimeout) {
-            self.state.record("close handshake timed out")
-            self.closeChannel(context: context)
+    private func perform(_ action: WebSocketLifecycle.Action, context: ChannelHandlerContext) {
+        switch action {
+        case .none, .handleFrame, .writeMessage:
+            break
+        case .startTimers(let pingIn, let idleCheckIn):
+            if let pingIn { self.schedulePing(in: pingIn, context: context) }
+            if let idleCheckIn { self.scheduleIdleCheck(in: idleCheckIn, context: context) }
+        case .sendPing(let nextIn):
+            self.write(opcode: .ping, data: context.channel.allocator.buffer(capacity: 0), context: context)
+            self.schedulePing(in: nextIn, context: context)
+        case .checkIdleAgain(let delay):
+            self.scheduleIdleCheck(in: delay, context: context)
+        case .startClosing(let closing):
+            self.state.record(closing.reason)
+            if closing.isFailure {
+                self.logger.notice("closing WebSocket", metadata: ["reason": "\(closing.reason)"])
+            } else {
+                self.logger.debug("closing", metadata: ["reason": "\(closing.reason)"])
+            }
+            self.cancelKeepAliveTimers()
+            var data = context.channel.allocator.buffer(capacity: 2 + Self.maxWireReasonBytes)
+            data.write(webSocketErrorCode: closing.code)
+            data.writeString(Self.truncatedUTF8(closing.wireReason, maxBytes: Self.maxWireReasonBytes))
+            self.write(opcode: .connectionClose, data: data, context: context)
+            // Sending FIN after the close frame lets the peer see both even if it is still sending to us.
+            context.close(mode: .output, promise: nil)
+            self.scheduleCloseTimeout(in: closing.handshakeTimeout, context: context)
+        case .echoClose(let code, let reason, let handshakeTimeout):
+            self.state.record(reason)
+            self.logger.debug("peer closed", metadata: ["reason": "\(reason)"])
+            self.cancelKeepAliveTimers()
+            var echo = context.channel.allocator.buffer(capacity: 2)
+            if let code { echo.write(webSocketErrorCode: code) }
+            context.writeAndFlush(Self.wrapOutboundOut(self.makeFrame(opcode: .connectionClose, data: echo)))
+                .assumeIsolated()
+                .whenComplete { _ in self.perform(self.lifecycle.closeEchoWritten(), context: context) }
+            self.scheduleCloseTimeout(in: handshakeTimeout, context: context)
+        case .closeChannel(let reason):
+            if let reason { self.state.record(reason) }
+            self.cancelAllTimers()
+            self.state.close(context.channel)
+        case .finish(let reason):
+            if let reason { self.state.record(reason) }
+            self.cancelAllTimers()
+            self.continuation.finish()
         }
-    }
-
-    /// The peer sent a close frame first: echo its code and close.
-    private func peerClosed(context: ChannelHandlerContext, frame: WebSocketFrame) {
-        var data = frame.unmaskedData
-        let code = data.readWebSocketErrorCode()
-        let text = data.readString(length: data.readableBytes) ?? ""
-        var reason = "peer closed"
-        if let code {
-            reason += " (code \(UInt16(webSocketErrorCode: code))\(text.isEmpty ? "" : ": \(text)"))"
-        }
-        self.state.record(reason)
-        self.logger.debug("peer closed", metadata: ["reason": "\(reason)"])
-        self.phase = .closing
-        self.cancelTimers()
-        var echo = context.channel.allocator.buffer(capacity: 2)
-        if let code { echo.write(webSocketErrorCode: code) }
-        context.writeAndFlush(Self.wrapOutboundOut(self.makeFrame(opcode: .connectionClose, data: echo)))
-            .assumeIsolated()
-            .whenComplete { _ in self.closeChannel(context: context) }
-    }
-
-    private func closeChannel(context: ChannelHandlerContext) {
-        if case .closed = self.phase { return }
-        self.phase = .closed
-        self.cancelTimers()
-        self.closeTimeoutTask?.cancel()
-        self.closeTimeoutTask = nil
-        self.state.close(context.channel)
-    }
-
-    private func finishInbound() {
-        self.continuation.finish()
     }
 
     // MARK: Timers
 
-    private func startTimers(context: ChannelHandlerContext) {
-        guard case .open = self.phase, self.pingTask == nil, self.idleTask == nil else { return }
-        if self.limits.pingInterval > 0 {
-            self.schedulePing(context: context)
-        }
-        if let idle = self.limits.idleTimeout, idle > 0 {
-            self.scheduleIdleCheck(context: context, in: Self.timeAmount(seconds: idle))
+    private func schedulePing(in delay: TimeAmount, context: ChannelHandlerContext) {
+        self.pingTask = context.eventLoop.assumeIsolated().scheduleTask(in: delay) {
+            self.perform(self.lifecycle.pingDue(), context: context)
         }
     }
 
-    private func schedulePing(context: ChannelHandlerContext) {
-        let interval = Self.timeAmount(seconds: self.limits.pingInterval)
-        self.pingTask = context.eventLoop.assumeIsolated().scheduleTask(in: interval) {
-            guard case .open = self.phase else { return }
-            let ping = self.makeFrame(opcode: .ping, data: context.channel.allocator.buffer(capacity: 0))
-            context.writeAndFlush(Self.wrapOutboundOut(ping), promise: nil)
-            self.schedulePing(context: context)
-        }
-    }
-
-    private func scheduleIdleCheck(context: ChannelHandlerContext, in delay: TimeAmount) {
+    private func scheduleIdleCheck(in delay: TimeAmount, context: ChannelHandlerContext) {
         self.idleTask = context.eventLoop.assumeIsolated().scheduleTask(in: delay) {
-            guard case .open = self.phase, let idle = self.limits.idleTimeout else { return }
-            let timeout = Self.timeAmount(seconds: idle)
-            let quiet = NIODeadline.now() - self.lastActivity
-            if quiet >= timeout {
-                self.fail(
-                    context: context,
-                    code: .goingAway,
-                    wireReason: "idle timeout",
-                    reason: "idle timeout (no frame for \(Self.formatSeconds(idle)) s)"
-                )
-            } else {
-                self.scheduleIdleCheck(context: context, in: timeout - quiet)
-            }
+            self.perform(self.lifecycle.idleCheckDue(at: .now()), context: context)
         }
     }
 
-    private func cancelTimers() {
+    private func scheduleCloseTimeout(in delay: TimeAmount, context: ChannelHandlerContext) {
+        self.closeTimeoutTask?.cancel()
+        self.closeTimeoutTask = context.eventLoop.assumeIsolated().scheduleTask(in: delay) {
+            self.perform(self.lifecycle.closeHandshakeTimedOut(), context: context)
+        }
+    }
+
+    private func cancelKeepAliveTimers() {
         self.pingTask?.cancel()
         self.pingTask = nil
         self.idleTask?.cancel()
         self.idleTask = nil
     }
 
+    private func cancelAllTimers() {
+        self.cancelKeepAliveTimers()
+        self.closeTimeoutTask?.cancel()
+        self.closeTimeoutTask = nil
+    }
+
     // MARK: Helpers
 
+    private func write(opcode: WebSocketOpcode, data: ByteBuffer, context: ChannelHandlerContext) {
+        context.writeAndFlush(Self.wrapOutboundOut(self.makeFrame(opcode: opcode, data: data)), promise: nil)
+    }
+
+    /// Client frames are masked, server frames are not (RFC 6455 §5.1).
     private func makeFrame(opcode: WebSocketOpcode, data: ByteBuffer) -> WebSocketFrame {
         WebSocketFrame(fin: true, opcode: opcode, maskKey: self.isClient ? .random() : nil, data: data)
     }
 
-    /// The outbound buffer size above which a peer counts as not reading.
-    static func outboundHighWatermark(_ limits: WebSocketLimits) -> Int {
-        max(1 << 20, 4 * limits.maxMessageBytes)
-    }
-
-    static func timeAmount(seconds: Double) -> TimeAmount {
-        .nanoseconds(Int64(min(max(seconds, 0), 1e9) * 1e9))
-    }
-
-    static func formatSeconds(_ seconds: Double) -> String {
-        seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
-    }
-
-    private static func truncatedUTF8(_ text: String, maxBytes: Int) -> String {
+    /// The longest prefix of `text` that fits `maxBytes` of UTF-8 without splitting a character.
+    static func truncatedUTF8(_ text: String, maxBytes: Int) -> String {
         guard text.utf8.count > maxBytes else { return text }
         var result = ""
         var used = 0

@@ -38,3 +38,23 @@ public struct WebSocketLimits: Sendable, Equatable {
         self.handshakeTimeout = handshakeTimeout
     }
 }
+
+extension WebSocketLimits {
+    /// Outbound bytes below which a connection that was too full to write counts as writable again
+    /// (NIO's low write-buffer watermark): a few messages' worth, so writability does not flap.
+    static let outboundLowWatermark = 64 * 1024
+
+    /// Outbound bytes waiting to be sent above which the peer counts as not reading, and the next
+    /// ``WebSocketConnection/send(_:)`` closes the connection ("too slow"): at least 1 MiB, and room for
+    /// four of the largest messages, so that a burst of full-size messages does not trip it.
+    var outboundHighWatermark: Int {
+        max(1 << 20, 4 * self.maxMessageBytes)
+    }
+
+    /// The largest frame NIO's decoder accepts, checked on the frame's length before its payload is
+    /// read: the message limit, but never below 125 bytes (the largest control frame, RFC 6455 §5.5)
+    /// nor above what the decoder supports (`UInt32.max`).
+    var maxFrameSize: Int {
+        min(max(self.maxMessageBytes, 125), Int(UInt32.max))
+    }
+}

@@ -13,8 +13,9 @@ import Musl
 import Darwin
 #endif
 
-/// A WebSocket server for text messages: HTTP/1.1 upgrade on one path (and below it), everything else
-/// answered with an HTTP error and closed.
+/// A WebSocket server for text messages: HTTP/1.1 upgrade on one path (and below it). Other HTTP requests
+/// go to an optional ``HTTPResponder`` on the same port; without one they are answered with an HTTP error
+/// and closed.
 ///
 /// ```swift
 /// let server = WebSocketServer(host: "0.0.0.0", port: 8080, path: "/party", logger: logger)
@@ -49,6 +50,7 @@ public final class WebSocketServer: Sendable {
     private let path: String
     private let limits: WebSocketLimits
     private let logger: Logger
+    private let httpResponder: (any HTTPResponder)?
     private let registry = Mutex(Registry())
 
     /// Creates a stopped server.
@@ -60,7 +62,17 @@ public final class WebSocketServer: Sendable {
     ///     upgraded; ``WebSocketConnection/requestPath`` tells which. `"/"` takes every path.
     ///   - limits: Message size, idle, ping and queue limits for every connection.
     ///   - logger: Receives connection and error events.
-    public init(host: String, port: Int, path: String = "/", limits: WebSocketLimits = .init(), logger: Logger) {
+    ///   - httpResponder: Serves the requests that are not WebSocket upgrades (see ``HTTPResponder`` for
+    ///     which). `nil` answers them 404 (other paths), 426 (the WebSocket path without an upgrade) or
+    ///     400 (a failed upgrade) and closes.
+    public init(
+        host: String,
+        port: Int,
+        path: String = "/",
+        limits: WebSocketLimits = .init(),
+        logger: Logger,
+        httpResponder: (any HTTPResponder)? = nil
+    ) {
         self.host = host
         self.port = port
         var path = path.hasPrefix("/") ? path : "/" + path
@@ -68,6 +80,7 @@ public final class WebSocketServer: Sendable {
         self.path = path
         self.limits = limits
         self.logger = logger
+        self.httpResponder = httpResponder
     }
 
     /// A server dropped without ``stop()`` still releases its socket and connections (without waiting).
@@ -82,7 +95,8 @@ public final class WebSocketServer: Sendable {
         }
     }
 
-    /// Connections currently open (upgraded or still in the HTTP stage); for tests and status displays.
+    /// Connections currently open (upgraded, still in the HTTP stage, or handed to the HTTP responder); for
+    /// tests and status displays.
     var openConnectionCount: Int {
         self.registry.withLock { $0.children.count }
     }
@@ -110,7 +124,7 @@ public final class WebSocketServer: Sendable {
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelOption(
                 .writeBufferWaterMark,
-                value: .init(low: 64 * 1024, high: WebSocketFrameHandler.outboundHighWatermark(self.limits))
+                value: .init(low: WebSocketLimits.outboundLowWatermark, high: self.limits.outboundHighWatermark)
             )
             .childChannelInitializer { [weak self] channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -199,7 +213,7 @@ public final class WebSocketServer: Sendable {
         let path = self.path
         let limits = self.limits
         let upgrader = NIOWebSocketServerUpgrader(
-            maxFrameSize: min(max(limits.maxMessageBytes, 125), Int(UInt32.max)),
+            maxFrameSize: limits.maxFrameSize,
             automaticErrorHandling: false,
             shouldUpgrade: { channel, head in
                 channel.eventLoop.makeSucceededFuture(
@@ -250,7 +264,13 @@ public final class WebSocketServer: Sendable {
             )
         )
         try sync.addHandler(
-            HTTPGateHandler(path: path, handshakeTimeout: limits.handshakeTimeout, state: state, logger: logger),
+            HTTPGateHandler(
+                path: path,
+                responder: self.httpResponder,
+                handshakeTimeout: limits.handshakeTimeout,
+                state: state,
+                logger: logger
+            ),
             name: HTTPGateHandler.name
         )
     }

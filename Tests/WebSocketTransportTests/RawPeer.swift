@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOPosix
 
@@ -73,6 +74,27 @@ struct RawPeer {
             }
             guard try await self.fill() else { return nil }
         }
+    }
+
+    /// Exactly `count` bytes, or nil at EOF before that.
+    mutating func readBytes(_ count: Int) async throws -> [UInt8]? {
+        while self.pending.count < count {
+            guard try await self.fill() else { return nil }
+        }
+        defer { self.pending.removeFirst(count) }
+        return Array(self.pending.prefix(count))
+    }
+
+    /// One HTTP response: its head and its body as announced by `Content-Length` (no body when
+    /// `hasBody` is false, as for HEAD requests), or nil at EOF.
+    mutating func readHTTPResponse(hasBody: Bool = true) async throws -> (head: String, body: String)? {
+        guard let head = try await self.readHTTPHead() else { return nil }
+        let length = head.split(separator: "\r\n")
+            .first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+        guard hasBody else { return (head, "") }
+        guard let body = try await self.readBytes(length) else { return nil }
+        return (head, String(decoding: body, as: UTF8.self))
     }
 
     /// Sends a WebSocket upgrade request for `path` and returns the response head.

@@ -24,6 +24,11 @@ import Testing
                                    logger: Logger(label: "test")), notices: { notices.add($0) })
     }
 
+    /// A party item for a file of the test media (or of `folder`), with its real identity.
+    static func item(_ name: String, in folder: String = media) -> MediaItem {
+        MediaItem(title: name, identity: try! MediaIdentification.identify(file: folder + "/" + name))
+    }
+
     static func waitUntil(_ seconds: Double = 15, _ predicate: () async -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
@@ -38,7 +43,7 @@ import Testing
         let port = try await server.start()
         let link = PartyLink(host: "127.0.0.1", port: port, party: "loop", key: "k")
         let hostNotices = Notices(), guestNotices = Notices()
-        let host = Self.member(link, name: "Hana", create: PartyConfig(items: ["party.mp4"]), notices: hostNotices)
+        let host = Self.member(link, name: "Hana", create: PartyConfig(items: [Self.item("party.mp4")]), notices: hostNotices)
         let guest = Self.member(link, name: "Gus", notices: guestNotices)
         let hostRun = Task { await host.run() }
         #expect(await Self.waitUntil { await host.status.me != nil })
@@ -75,7 +80,7 @@ import Testing
         let port = try await server.start()
         let notices = Notices()
         let host = Self.member(PartyLink(host: "127.0.0.1", port: port, party: "p", key: "right"), name: "h",
-                               create: PartyConfig(items: ["party.mp4"]), notices: notices)
+                               create: PartyConfig(items: [Self.item("party.mp4")]), notices: notices)
         let hostRun = Task { await host.run() }
         #expect(await Self.waitUntil { await host.status.me != nil })
 
@@ -102,7 +107,7 @@ import Testing
         let port = try await server.start()
         let notices = Notices()
         let link = PartyLink(host: "127.0.0.1", port: port, party: "g", key: "k")
-        let host = Self.member(link, name: "h", create: PartyConfig(items: ["party.mp4"]), notices: notices)
+        let host = Self.member(link, name: "h", create: PartyConfig(items: [Self.item("party.mp4")]), notices: notices)
         let hostRun = Task { await host.run() }
         #expect(await Self.waitUntil { await host.status.synced })
         let rogue = try await WebSocketClient.connect(host: "127.0.0.1", port: port, path: "/party/g", logger: Logger(label: "test"))
@@ -128,7 +133,7 @@ import Testing
         let port = try await first.start()
         let link = PartyLink(host: "127.0.0.1", port: port, party: "again", key: "k")
         let notices = Notices()
-        let host = Self.member(link, name: "Hana", create: PartyConfig(items: ["party.mp4"]), notices: notices)
+        let host = Self.member(link, name: "Hana", create: PartyConfig(items: [Self.item("party.mp4")]), notices: notices)
         let guest = Self.member(link, name: "Gus", notices: notices)
         let hostRun = Task { await host.run() }
         #expect(await Self.waitUntil { await host.status.me != nil })
@@ -182,7 +187,7 @@ import Testing
                                        logger: Logger(label: "test")), notices: { notices.add($0) })
         }
         let hostNotices = PartyLoopbackTests.Notices(), guestNotices = PartyLoopbackTests.Notices()
-        let host = member("Hana", create: PartyConfig(items: items), notices: hostNotices)
+        let host = member("Hana", create: PartyConfig(items: items.map { PartyLoopbackTests.item($0, in: folder.path) }), notices: hostNotices)
         let guest = member("Gus", notices: guestNotices)
         let hostRun = Task { await host.run() }
         #expect(await PartyLoopbackTests.waitUntil { await host.status.me != nil })

@@ -19,7 +19,7 @@ final class ScriptedPartyServer: Sendable {
     /// Sent once, on the member's first "ready" status: returns the messages to send.
     private let onReady: Mutex<(@Sendable (Double) -> [PartyMessage])?>
 
-    init(items: [String], onReady: @escaping @Sendable (_ now: Double) -> [PartyMessage]) {
+    init(items: [MediaItem], onReady: @escaping @Sendable (_ now: Double) -> [PartyMessage]) {
         config = PartyConfig(items: items)
         self.onReady = Mutex(onReady)
     }
@@ -66,7 +66,7 @@ final class ScriptedPartyServer: Sendable {
     /// next item and waits for the switch: the inbound path never waits on media work.
     @Test func messagesArriveWhileAPlayerWaitsForItsInstant() async throws {
         let switchAt = Mutex<Double?>(nil)
-        let scripted = ScriptedPartyServer(items: ["party.mp4", "party.mp4"]) { now in
+        let scripted = ScriptedPartyServer(items: [PartyLoopbackTests.item("party.mp4"), PartyLoopbackTests.item("party.mp4")]) { now in
             let instant = now + Self.switchLead
             switchAt.withLock { $0 = instant }
             return [.timeline(Timeline(epoch: 2, item: 1, position: 2, partyTime: instant, playing: true, jump: true,

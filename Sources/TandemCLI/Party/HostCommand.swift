@@ -43,9 +43,21 @@ struct HostCommand: AsyncParsableCommand {
             printError(error.description)
             throw ExitCode.failure
         }
+        // Each item: a local file (served by the party, identified by size, layout and sampled hash)
+        // or a URL every member opens itself.
+        var items: [MediaItem] = []
         for file in files {
-            do { _ = try InputFile(url: file) } catch {
-                printError(error.description)
+            do {
+                if file.contains("://") {
+                    let title = URL(string: file)?.lastPathComponent ?? file
+                    items.append(MediaItem(title: title.isEmpty ? file : title, url: file,
+                                           identity: try MediaIdentification.identify(url: file)))
+                } else {
+                    items.append(MediaItem(title: URL(fileURLWithPath: file).lastPathComponent,
+                                           identity: try MediaIdentification.identify(file: file)))
+                }
+            } catch {
+                printError("\(error)")
                 throw ExitCode.failure
             }
         }
@@ -73,8 +85,8 @@ struct HostCommand: AsyncParsableCommand {
         let shownHost = target.host == "0.0.0.0" || target.host == "::" ? ProcessInfo.processInfo.hostName : target.host
         let output = PartyOutput(json: json)
         output.link(PartyLink(host: shownHost, port: target.port, party: partyID, key: secret))
-        let config = PartyConfig(items: files.map { URL(fileURLWithPath: $0).lastPathComponent }, control: control, handoff: handoff)
-        let folders = Array(Set(files.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }))
+        let config = PartyConfig(items: items, control: control, handoff: handoff)
+        let folders = Array(Set(files.filter { !$0.contains("://") }.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }))
         let member = PartyMember(options: .init(
             link: PartyLink(host: connectHost, port: target.port, party: partyID, key: secret), name: name, create: config,
             mediaFolders: folders, playerOptions: window?.playerOptions ?? MemberSession.headlessPlayerOptions(), advanceAtEnd: files.count > 1,

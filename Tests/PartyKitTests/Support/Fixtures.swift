@@ -60,3 +60,10 @@ enum Fixtures {
 let allMessageTypes = ["hello", "timePing", "command", "status", "chat", "listParticipants", "bye", "welcome",
                        "timePong", "timeline", "joined", "left", "participants", "chatMessage", "refused", "error",
                        "partyEnded", "hostChanged"]
+
+/// In the pure core's tests an item is just its title: nothing opens or checks it.
+extension MediaItem: ExpressibleByStringLiteral {
+    public init(stringLiteral title: String) {
+        self.init(title: title, identity: MediaIdentity(duration: 60, streams: ["video h264 640x360"]))
+    }
+}

@@ -8,8 +8,8 @@ import NIOWebSocket
 /// Without a responder: 404 for other paths, 426 or 400 for the WebSocket path without a valid upgrade,
 /// then closes. With a responder: a failed WebSocket upgrade of the WebSocket path still gets the 400;
 /// any other request hands the connection over (see ``handOver(context:head:responder:)``). Also drops
-/// connections that send no complete request head within the handshake timeout. Removed from the pipeline
-/// when the upgrade succeeds or the connection is handed over.
+/// connections that are neither upgraded nor handed over within the handshake timeout. Removed from the
+/// pipeline when the upgrade succeeds or the connection is handed over.
 final class HTTPGateHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart

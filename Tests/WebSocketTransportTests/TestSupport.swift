@@ -101,7 +101,15 @@ struct Harness {
         return connection
     }
 
+    /// Connects a client; its connect timeout is only a hang guard.
     func connect(path: String = "/", limits: WebSocketLimits = .init()) async throws -> WebSocketConnection {
-        try await WebSocketClient.connect(host: "127.0.0.1", port: self.port, path: path, limits: limits, logger: quiet)
+        try await WebSocketClient.connect(
+            host: "127.0.0.1",
+            port: self.port,
+            path: path,
+            limits: limits,
+            connectTimeout: hangGuardSeconds,
+            logger: quiet
+        )
     }
 }

@@ -33,6 +33,7 @@ public final class StoryNavigator: Sendable {
         public init() {}
     }
 
+    /// Which neighbour a swipe brings in: the next story or the previous one.
     public enum Direction: Sendable { case forward, backward }
 
     public let stories: [Story]
@@ -69,7 +70,9 @@ public final class StoryNavigator: Sendable {
     /// The current story's index. Reads like this one never wait for an operation under way: they
     /// tell what the last step published.
     public var currentIndex: Int { get async { board.latest.index } }
+    /// The current story's player (nil when stopped, or when the story failed to open).
     public var currentPlayer: Player? { get async { board.latest.snapshot.current?.player } }
+    /// The player a swipe is bringing in, once it is open.
     public var neighbourPlayer: Player? { get async { board.latest.snapshot.neighbour?.player } }
 
     /// Players and pipeline threads alive now, and the most players ever alive at once.

@@ -51,7 +51,7 @@ let package = Package(
         .target(
             name: "TandemWindow",
             dependencies: [
-                "CSDL2", "CFFmpeg", "PlayerCore", "FFmpegKit", "StoryKit", "PartyKit",
+                "CSDL2", "CFFmpeg", "PlayerCore", "FFmpegKit", "StoryKit",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -123,6 +123,6 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "TandemWindowTests", dependencies: ["TandemWindow", "PlayerCore", "FFmpegKit", "CFFmpeg", "CSDL2", "StoryKit", "PartyKit"]),
+        .testTarget(name: "TandemWindowTests", dependencies: ["TandemWindow", "PlayerCore", "FFmpegKit", "CFFmpeg", "CSDL2", "StoryKit"]),
     ]
 )

@@ -1,21 +1,16 @@
-import PartyKit
 import Synchronization
 
-/// Notices from the member's callback (any thread), taken by the window as toasts.
+/// Party notices posted from any thread (the party member's callback), taken by the window's
+/// turn as toasts.
 public final class NoticeBoard: Sendable {
     private let pending = Mutex<[String]>([])
 
     public init() {}
 
-    public func post(_ notice: PartyNotice) {
-        let text: String = switch notice {
-        case .participantLeft(let p, _): "\(p.name) left"
-        case .partyEnded: "Party ended"
-        case .refused(let reason): "Refused: \(reason)"
-        default: notice.text
-        }
-        pending.withLock { $0.append(text) }
+    public func post(_ notice: PartyWindowNotice) {
+        pending.withLock { $0.append(notice.toastText) }
     }
 
+    /// The toast texts posted since the last call, oldest first.
     public func take() -> [String] { pending.withLock { list in defer { list.removeAll() }; return list } }
 }

@@ -1,13 +1,5 @@
 import Foundation
-import PartyKit
 import PlayerCore
-
-/// What the party window asks of a party member (a `PartyNet.PartyMember` in the app).
-public protocol PartyControls: Sendable {
-    /// Asks the party to play, pause, seek or change item (the server may refuse: a notice says why).
-    func request(_ action: Command.Action, value: Double?) async
-    func leave() async
-}
 
 /// mpv's keys in a party: play, pause, seek and story changes are requests to the party (the server
 /// schedules them for everyone, or refuses them and a toast says why); volume, mute, fullscreen
@@ -58,16 +50,16 @@ public final class PartyWindowController: WindowController {
         switch command {
         case .togglePause:
             let playing = snapshot.player?.state == .playing
-            Task { await member.request(playing ? .pause : .play, value: nil) }
+            Task { await member.request(playing ? .pause : .play) }
         case .seek(let delta):
             var target = max(0, position + delta)
             if let duration = snapshot.player?.duration { target = min(target, duration) }
-            Task { await member.request(.seek, value: target) }
+            Task { await member.request(.seek(to: target)) }
         case .previousStory, .nextStory:
             guard let item = snapshot.item else { return }
             let next = item + (command == .nextStory ? 1 : -1)
             guard next >= 0, next < (snapshot.status?.items ?? 0) else { return }
-            Task { await member.request(.item, value: Double(next)) }
+            Task { await member.request(.item(next)) }
         case .step:
             toast("Frame step is not available in a party")
         case .screenshot, .toggleFullscreen, .toggleMute, .volume:

@@ -1,9 +1,13 @@
 import Foundation
 import PlayerCore
+import Synchronization
 import Testing
 @testable import StoryKit
 
 @Suite struct StoryNavigatorTests {
+    /// How far ahead a test's scheduled switch is: room to open and preroll the target first.
+    static let showLead = 1.0
+
     @Test func playOpensOneStoryAndShowsItsFirstFrame() async throws {
         let navigator = StoryNavigator(stories: StoryFixtures.stories, options: StoryFixtures.options())
         let events = StoryFixtures.Recorder.start(navigator.events())
@@ -158,6 +162,41 @@ import Testing
         #expect(one != nil && three != nil)
         #expect(await navigator.posters.cached(4) != nil, "two ahead in the usual direction")
         #expect(await navigator.posters.cached(0) == nil, "not the whole list")
+        await navigator.close()
+    }
+
+    @Test func showPrerollsTheTargetReportsPreparedThenSwitchesAtTheInstant() async throws {
+        let navigator = StoryNavigator(stories: StoryFixtures.stories, options: StoryFixtures.options())
+        let events = StoryFixtures.Recorder.start(navigator.events())
+        await navigator.play()
+        let first = try #require(await navigator.currentPlayer)
+        let clock = MonotonicTimeSource()
+        let instant = clock.now() + Self.showLead
+        struct Seen: Sendable, Equatable { var current: Int?, neighbour: Int?, prerolled: Bool, currentIndex: Int, committed: Bool }
+        let seen = Mutex<Seen?>(nil)
+        await navigator.show(2, position: 1, at: instant, playing: true) {
+            // Reads do not wait for the operation under way (this one).
+            let snapshot = navigator.snapshot
+            let index = await navigator.currentIndex
+            let committed = events.all.contains(.transitionCommitted(from: 0, to: 2))
+            seen.withLock {
+                $0 = Seen(current: snapshot.current?.index, neighbour: snapshot.neighbour?.index,
+                          prerolled: snapshot.neighbour?.player?.isPrerolling == false, currentIndex: index, committed: committed)
+            }
+        }
+        #expect(seen.withLock { $0 } == Seen(current: 0, neighbour: 2, prerolled: true, currentIndex: 0, committed: false),
+                "prepared comes with the target prerolled as the neighbour, the old story still current")
+        #expect(clock.now() >= instant, "the switch waits for the instant")
+        #expect(await navigator.currentIndex == 2)
+        let second = try #require(await navigator.currentPlayer)
+        #expect(second.state == .playing && second.position > 0.5, "from 1 s, not from the start")
+        #expect(first.state == .closed)
+        #expect(await events.wait { $0 == .transitionCommitted(from: 0, to: 2) } != nil)
+
+        // The current story is only re-positioned.
+        await navigator.show(2, position: 0.5, at: clock.now(), playing: false)
+        #expect(await navigator.currentPlayer === second)
+        #expect(second.state == .paused)
         await navigator.close()
     }
 }

@@ -1,6 +1,5 @@
 import CSDL2
 import Foundation
-import PartyKit
 import PlayerCore
 import Synchronization
 import Testing
@@ -12,13 +11,11 @@ extension SDLTests {
     @WindowActor @Suite struct PartyWindowControllerTests {
         /// Records what the window asks of the party.
         final class RecordingMember: PartyControls {
-            let requests = Mutex<[String]>([])
+            let requests = Mutex<[PartyWindowRequest]>([])
             let left = Mutex(false)
-            func request(_ action: Command.Action, value: Double?) async {
-                requests.withLock { $0.append(value.map { "\(action.rawValue):\($0)" } ?? action.rawValue) }
-            }
+            func request(_ request: PartyWindowRequest) async { requests.withLock { $0.append(request) } }
             func leave() async { left.withLock { $0 = true } }
-            var all: [String] { requests.withLock { $0 } }
+            var all: [PartyWindowRequest] { requests.withLock { $0 } }
         }
 
         static func press(_ key: SDL_KeyCode, modifiers: SDL_Keymod = KMOD_NONE) {
@@ -47,17 +44,19 @@ extension SDLTests {
             #expect(scene.primary === sinks.video(for: 1))
 
             Self.press(SDLK_SPACE)
-            #expect(await eventually { member.all.contains("pause") })
+            #expect(await eventually { member.all.contains(.pause) })
             Self.press(SDLK_PERIOD, modifiers: KMOD_LSHIFT)  // `>`: the next item
-            #expect(await eventually { member.all.contains("item:2.0") })
+            #expect(await eventually { member.all.contains(.item(2)) })
             Self.press(SDLK_RIGHT)
-            #expect(await eventually { member.all.contains { $0.hasPrefix("seek:1") } })  // 10 s + 5 s
+            #expect(await eventually {  // 10 s + 5 s
+                member.all.contains { if case .seek(let target) = $0 { target >= 15 && target < 20 } else { false } }
+            })
             #expect(player.state == .playing, "a key does not act on the player itself")
 
-            board.post(.refused("only the host can pause in this party (control: host)"))
-            board.post(.participantJoined(ParticipantInfo(id: "a", name: "Alice", role: .participant, joinedAt: 0)))
-            board.post(.participantLeft(ParticipantInfo(id: "b", name: "Bob", role: .participant, joinedAt: 0), reason: "connection lost"))
-            board.post(.partyEnded("the host left"))
+            board.post(.refused(reason: "only the host can pause in this party (control: host)"))
+            board.post(.joined(name: "Alice"))
+            board.post(.left(name: "Bob"))
+            board.post(.ended)
             let toasts = controller.scene(in: window).toasts.map(\.text)
             #expect(toasts == ["Refused: only the host can pause in this party (control: host)", "Alice joined the party",
                                "Bob left", "Party ended"])

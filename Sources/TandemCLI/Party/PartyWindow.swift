@@ -40,7 +40,7 @@ struct PartyWindow: Sendable {
                 try? await Task.sleep(for: PartyView.refreshInterval)
             }
         }
-        let controller = PartyWindowController(member: member, sinks: sinks, view: view, board: board)
+        let controller = PartyWindowController(member: PartyMemberControls(member: member), sinks: sinks, view: view, board: board)
         await window.run(controller: controller)
         refresher.cancel()
     }
@@ -54,5 +54,38 @@ struct PartyWindow: Sendable {
     }
 }
 
+/// The window's requests as the party member's: PartyKit's command actions and values.
+struct PartyMemberControls: PartyControls {
+    let member: PartyMember
 
-extension PartyMember: PartyControls {}
+    func request(_ request: PartyWindowRequest) async {
+        switch request {
+        case .play: await member.request(.play)
+        case .pause: await member.request(.pause)
+        case .seek(let position): await member.request(.seek, value: position)
+        case .item(let index): await member.request(.item, value: Double(index))
+        case .rate(let rate): await member.request(.rate, value: rate)
+        }
+    }
+
+    func leave() async { await member.leave() }
+}
+
+extension PartyWindowNotice {
+    /// A party notice as the window words it: joins, leaves, the end and refusals have toasts of
+    /// their own; anything else reads as the party words it.
+    init(_ notice: PartyNotice) {
+        switch notice {
+        case .participantJoined(let participant): self = .joined(name: participant.name)
+        case .participantLeft(let participant, _): self = .left(name: participant.name)
+        case .partyEnded: self = .ended
+        case .refused(let reason): self = .refused(reason: reason)
+        default: self = .message(notice.text)
+        }
+    }
+}
+
+extension NoticeBoard {
+    /// Posts a party notice (from the member's callback) as the window's toast.
+    func post(_ notice: PartyNotice) { post(PartyWindowNotice(notice)) }
+}

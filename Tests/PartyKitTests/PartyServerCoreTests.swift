@@ -122,6 +122,11 @@ import Testing
         let create = h.send(4, h.hello(name: "Old", create: PartyConfig(items: ["m"]), party: "new", version: 0), at: 2)
         #expect(create.errors(to: 4).map(\.code) == [.versionMismatch])
         #expect(h.core.partyCount == 1)
+        // A version-1 host as it was written (items as file names) gets the version error too.
+        h.connect(5, at: 2)
+        let v1 = h.sendText(5, #"{"type":"hello","version":1,"party":"old","key":"k","name":"Old","create":{"items":["a.mp4"],"control":"host","handoff":false,"graceSeconds":30,"stallWaitSeconds":3}}"#, at: 2)
+        #expect(v1.errors(to: 5).map(\.code) == [.versionMismatch])
+        #expect(v1.errors(to: 5).first?.message.contains("protocol 2, the client 1") == true)
     }
 
     @Test func secondHostIsRefused() {

@@ -189,6 +189,9 @@ import Testing
         #expect(clock.now() >= instant, "the switch waits for the instant")
         #expect(await navigator.currentIndex == 2)
         let second = try #require(await navigator.currentPlayer)
+        // The player leaves its preroll at the instant on its own thread: wait for it to say so.
+        let deadline = clock.now() + 30
+        while second.state != .playing, clock.now() < deadline { await Task.yield() }
         #expect(second.state == .playing && second.position > 0.5, "from 1 s, not from the start")
         #expect(first.state == .closed)
         #expect(await events.wait { $0 == .transitionCommitted(from: 0, to: 2) } != nil)

@@ -210,7 +210,7 @@ import Testing
                 return b.state == .playing && abs(a.clock.position(at: now) - b.clock.position(at: now)) < 0.01
             }
             let now = MonotonicTimeSource().now()
-            #expect(inSync, "item \(item) plays in sync: \(b.state), off by \((a.clock.position(at: now) - b.clock.position(at: now)) * 1000) ms, host \(a.state)")
+            #expect(inSync, "item \(item) plays in sync: \(b.state), off by \((a.clock.position(at: now) - b.clock.position(at: now)) * 1000) ms, host \(a.state); guest heard \(guestNotices.all.suffix(6)), host heard \(hostNotices.all.suffix(6))")
         }
         for member in [host, guest] {
             let census = try #require(await member.stories?.census)

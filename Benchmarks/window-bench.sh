@@ -52,7 +52,8 @@ run_one() {
     awk -v d="${dropped:-NA}" -v s="${shown:-NA}" '{ printf "%.2f %s %.2f %s\n", $1 + $2, d, $3, s }' "$times"
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "NA"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# Nearest-rank median, the definition of every figure in BENCHMARKS.md (the lower middle of an even count).
+median() { "$tandem" bench percentile 50; }
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 for i in $(seq "$runs"); do

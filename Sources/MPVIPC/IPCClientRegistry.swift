@@ -38,10 +38,14 @@ final class IPCClientRegistry: Sendable {
         state.withLock { $0.connections.count }
     }
 
+    /// The connected clients.
+    var all: [IPCConnection] {
+        state.withLock { Array($0.connections.values) }
+    }
+
     /// Hands a property change to every client.
     func broadcast(_ change: IPCPropertyChange) {
-        let connections = state.withLock { Array($0.connections.values) }
-        for connection in connections {
+        for connection in all {
             connection.enqueue(change: change)
         }
     }

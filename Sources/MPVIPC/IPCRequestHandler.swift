@@ -31,13 +31,13 @@ public struct IPCRequestHandler: Sendable {
         if line.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }) {
             return IPCResponse(messages: [])
         }
-        guard case .object(let request)? = IPCJSON.parse(line) else {
+        guard let request = IPCRequest.decode(line) else {
             return IPCResponse(messages: [Self.reply(data: nil, error: .invalidParameter, requestID: 0)])
         }
-        let requestID = request["request_id"] ?? 0
+        let requestID = request.requestID
         let outcome: Outcome
         do throws(Failure) {
-            guard case .array(let command)? = request["command"], let name = command.first?.stringValue else {
+            guard let command = request.command, let name = command.first?.stringValue else {
                 throw Failure(.invalidParameter)
             }
             outcome = try await execute(name, arguments: Array(command.dropFirst()))
@@ -50,8 +50,8 @@ public struct IPCRequestHandler: Sendable {
 
     /// The `property-change` events this client should get for `change`: one per observer of the
     /// property whose last sent value differs (mpv only reports actual changes).
-    public mutating func propertyChanged(_ change: IPCPropertyChange) -> [IPCJSON] {
-        var events: [IPCJSON] = []
+    public mutating func propertyChanged(_ change: IPCPropertyChange) -> [JSONValue] {
+        var events: [JSONValue] = []
         for index in observers.indices
         where observers[index].property == change.property && observers[index].lastSent != change.value {
             observers[index].lastSent = change.value
@@ -65,8 +65,8 @@ public struct IPCRequestHandler: Sendable {
     /// What a successful command produced.
     private struct Outcome {
         /// `nil` leaves `data` out of the reply; `.null` sends `"data":null` as mpv does for commands.
-        var data: IPCJSON?
-        var events: [IPCJSON] = []
+        var data: JSONValue?
+        var events: [JSONValue] = []
         var quit = false
     }
 
@@ -77,7 +77,7 @@ public struct IPCRequestHandler: Sendable {
         init(_ refusal: IPCRefusal) { message = refusal.reason }
     }
 
-    private mutating func execute(_ name: String, arguments: [IPCJSON]) async throws(Failure) -> Outcome {
+    private mutating func execute(_ name: String, arguments: [JSONValue]) async throws(Failure) -> Outcome {
         switch name {
         case "get_property":
             try Self.expect(arguments, count: 1)
@@ -121,7 +121,7 @@ public struct IPCRequestHandler: Sendable {
         }
     }
 
-    private func set(_ property: IPCProperty, to value: IPCJSON) async throws(Failure) {
+    private func set(_ property: IPCProperty, to value: JSONValue) async throws(Failure) {
         switch property {
         case .pause:
             let paused: Bool
@@ -150,7 +150,7 @@ public struct IPCRequestHandler: Sendable {
 
     /// `["seek", amount]` or `["seek", amount, flags]`; flags as mpv spells them:
     /// `relative` (default) or `absolute`, optionally joined with `exact` / `keyframes` by `+`.
-    private func seek(amount: IPCJSON, flags: IPCJSON?) async throws(Failure) {
+    private func seek(amount: JSONValue, flags: JSONValue?) async throws(Failure) {
         guard let amount = Self.number(amount), amount.isFinite else { throw Failure(.invalidParameter) }
         var absolute = false
         if let flags {
@@ -179,36 +179,36 @@ public struct IPCRequestHandler: Sendable {
 
     // MARK: - Helpers
 
-    private static func expect(_ arguments: [IPCJSON], count: Int) throws(Failure) {
+    private static func expect(_ arguments: [JSONValue], count: Int) throws(Failure) {
         guard arguments.count == count else { throw Failure(.invalidParameter) }
     }
 
-    private static func property(named name: IPCJSON) throws(Failure) -> IPCProperty {
+    private static func property(named name: JSONValue) throws(Failure) -> IPCProperty {
         guard let name = name.stringValue else { throw Failure(.invalidParameter) }
         guard let property = IPCProperty(rawValue: name) else { throw Failure(.propertyNotFound) }
         return property
     }
 
     /// A JSON number, or a string holding one (mpv accepts both for numeric arguments).
-    private static func number(_ value: IPCJSON) -> Double? {
+    private static func number(_ value: JSONValue) -> Double? {
         if let number = value.doubleValue { return number }
         if let text = value.stringValue { return Double(text) }
         return nil
     }
 
-    private static func reply(data: IPCJSON?, error: IPCErrorCode, requestID: IPCJSON) -> IPCJSON {
+    private static func reply(data: JSONValue?, error: IPCErrorCode, requestID: JSONValue) -> JSONValue {
         reply(data: data, error: error.rawValue, requestID: requestID)
     }
 
-    private static func reply(data: IPCJSON?, error: String, requestID: IPCJSON) -> IPCJSON {
-        var members: [String: IPCJSON] = ["error": .string(error), "request_id": requestID]
+    private static func reply(data: JSONValue?, error: String, requestID: JSONValue) -> JSONValue {
+        var members: [String: JSONValue] = ["error": .string(error), "request_id": requestID]
         if let data { members["data"] = data }
         return .object(members)
     }
 
-    private static func event(id: Int64, property: IPCProperty, value: IPCValue?) -> IPCJSON {
-        var members: [String: IPCJSON] = [
-            "event": "property-change", "id": .integer(id), "name": .string(property.rawValue),
+    private static func event(id: Int64, property: IPCProperty, value: IPCValue?) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "event": "property-change", "id": .number(Double(id)), "name": .string(property.rawValue),
         ]
         if let value { members["data"] = value.json }
         return .object(members)

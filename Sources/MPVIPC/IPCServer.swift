@@ -96,6 +96,12 @@ public actor IPCServer {
         if case .listening(let listening) = state { listening.clients.count } else { 0 }
     }
 
+    /// Each client's waiting work: lines and changes, changes alone, and changes merged so far
+    /// (see ``IPCConnectionInbox``). For tests.
+    var clientBacklogs: [(count: Int, pendingChanges: Int, coalesced: Int)] {
+        if case .listening(let listening) = state { listening.clients.all.map(\.inboxSnapshot) } else { [] }
+    }
+
     /// Creates the socket and starts accepting clients; returns once listening.
     ///
     /// Also subscribes to ``IPCTarget/propertyChanges()`` to feed observers.

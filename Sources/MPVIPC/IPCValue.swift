@@ -6,10 +6,10 @@ public enum IPCValue: Sendable, Hashable {
     case double(Double)
 
     /// The value as the JSON sent to clients (`true`, `12.5`, ...).
-    public var json: IPCJSON {
+    public var json: JSONValue {
         switch self {
         case .bool(let flag): .bool(flag)
-        case .double(let number): .double(number)
+        case .double(let number): .number(number)
         }
     }
 }

@@ -305,8 +305,8 @@ public final class PartySimulation {
             let sorted = m.skews.map { abs($0) * 1000 }.sorted()
             all += sorted
             return .init(name: m.name, samples: sorted.count,
-                         skewP50Ms: SimulationReport.percentile(sorted, 0.5), skewP95Ms: SimulationReport.percentile(sorted, 0.95),
-                         skewP99Ms: SimulationReport.percentile(sorted, 0.99), skewMaxMs: sorted.last ?? .nan,
+                         skewP50Ms: Percentile.nearestRank(sorted, 0.5), skewP95Ms: Percentile.nearestRank(sorted, 0.95),
+                         skewP99Ms: Percentile.nearestRank(sorted, 0.99), skewMaxMs: sorted.last ?? .nan,
                          maxRateCorrection: m.maxCorrection, seeks: m.seeks)
         }
         all.sort()
@@ -336,9 +336,9 @@ public final class PartySimulation {
             }
             if settled.count >= 2 { settledSpread = max(settledSpread, ((settled.max() ?? 0) - (settled.min() ?? 0)) * 1000) }
         }
-        return SimulationReport(members: perMember, skewP50Ms: SimulationReport.percentile(all, 0.5),
-                                skewP99Ms: SimulationReport.percentile(all, 0.99), skewMaxMs: all.last ?? .nan,
-                                spreadP99Ms: SimulationReport.percentile(spreads, 0.99), convergenceSeconds: convergence,
+        return SimulationReport(members: perMember, skewP50Ms: Percentile.nearestRank(all, 0.5),
+                                skewP99Ms: Percentile.nearestRank(all, 0.99), skewMaxMs: all.last ?? .nan,
+                                spreadP99Ms: Percentile.nearestRank(spreads, 0.99), convergenceSeconds: convergence,
                                 commandSpreadMs: commandSpread, settledCommandSpreadMs: settledSpread, maxRateCorrection: members.map(\.maxCorrection).max() ?? 0,
                                 commands: references.count)
     }

@@ -1,6 +1,7 @@
 import PartyKit
 import MediaTime
-/// What `tandem simulate` measures, per participant and for the party.
+/// What `tandem simulate` measures, per participant and for the party. Percentiles are nearest-rank
+/// (``Percentile``).
 public struct SimulationReport: Sendable, Codable {
     public struct Member: Sendable, Codable {
         public var name: String
@@ -29,12 +30,6 @@ public struct SimulationReport: Sendable, Codable {
     public var settledCommandSpreadMs: Double
     public var maxRateCorrection: Double
     public var commands: Int
-
-    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
-        guard !sorted.isEmpty else { return .nan }
-        let i = min(sorted.count - 1, max(0, Int((Double(sorted.count - 1) * p).rounded())))
-        return sorted[i]
-    }
 }
 
 /// One skew measurement, for the CSV and the plot.

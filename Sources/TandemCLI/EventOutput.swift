@@ -11,19 +11,25 @@ final class EventOutput: Sendable {
     private let status: Bool
     /// Host time the command started, for the open-to-first-frame figure.
     private let started: Double
+    private let lines: JSONLineWriter
 
-    init(json: Bool, started: Double) {
+    /// - Parameters:
+    ///   - json: Print ``PlayEvent`` lines to `lines`.
+    ///   - started: Host time the command started.
+    ///   - statusLine: Redraw mpv's status line on standard error (default: when it is a terminal).
+    init(json: Bool, started: Double, statusLine: Bool = FileHandleOutput.standardError.isTerminal,
+         lines: JSONLineWriter = .standardOutput) {
         self.json = json
         self.started = started
-        status = FileHandleOutput.standardError.isTerminal
+        self.lines = lines
+        status = statusLine
     }
 
     /// Per-picture events are needed only to show the A-V difference on the status line.
     var wantsFrames: Bool { status }
 
     func opened(_ player: Player) {
-        emit(["event": "open", "file": player.url, "durationSeconds": player.duration ?? NSNull(),
-              "video": player.hasVideo, "audio": player.hasAudio])
+        emit(.open(file: player.url, durationSeconds: player.duration, video: player.hasVideo, audio: player.hasAudio))
     }
 
     /// Prints events until the stream finishes; redraws the status line meanwhile.
@@ -33,13 +39,13 @@ final class EventOutput: Sendable {
         let clock = MonotonicTimeSource()
         for await event in events {
             switch event {
-            case .stateChanged(let state): emit(["event": "state", "state": state.rawValue])
-            case .seekCompleted(let position): emit(["event": "seeked", "position": position])
+            case .stateChanged(let state): emit(.state(state))
+            case .seekCompleted(let position): emit(.seeked(position: position))
             case .warning(let message):
-                if json { emit(["event": "warning", "message": message]) } else { clearStatus(); printError("warning: \(message)") }
-            case .ended: emit(["event": "ended"])
+                if json { emit(.warning(message: message)) } else { clearStatus(); printError("warning: \(message)") }
+            case .ended: emit(.ended)
             case .firstFrame(let position, let host):
-                emit(["event": "firstFrame", "position": position, "sinceStartSeconds": rounded(host - started, 6)])
+                emit(.firstFrame(position: position, sinceStartSeconds: rounded(host - started, 6)))
                 lastFrame = position
             case .framePresented(let position, _):
                 lastFrame = position
@@ -54,9 +60,13 @@ final class EventOutput: Sendable {
     }
 
     func finished(stats: PlaybackStats, mediaSeconds: Double, wallSeconds: Double) {
-        emit(["event": "end", "videoFrames": stats.videoFrames, "audioSamples": stats.audioSamples,
-              "droppedFrames": stats.droppedFrames, "warnings": stats.warnings, "durationSeconds": rounded(mediaSeconds),
-              "wallSeconds": rounded(wallSeconds)])
+        emit(.end(.init(videoFrames: stats.videoFrames, audioSamples: stats.audioSamples, droppedFrames: stats.droppedFrames,
+                        warnings: stats.warnings, durationSeconds: rounded(mediaSeconds), wallSeconds: rounded(wallSeconds))))
+    }
+
+    /// Pictures the window drew or skipped (printed before the end summary, which stays last).
+    func window(shownFrames: Int, skippedFrames: Int) {
+        emit(.window(shownFrames: shownFrames, skippedFrames: skippedFrames))
     }
 
     private func drawStatus(player: Player, lastFrame: Double?) {
@@ -83,8 +93,7 @@ final class EventOutput: Sendable {
         return (v * scale).rounded() / scale
     }
 
-    private func emit(_ object: [String: Any]) {
-        guard json, let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
-        FileHandleOutput.standardOutput.write(String(decoding: data, as: UTF8.self) + "\n")
+    private func emit(_ event: PlayEvent) {
+        if json { lines.emit(event) }
     }
 }

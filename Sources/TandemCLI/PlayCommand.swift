@@ -110,10 +110,8 @@ struct PlayCommand: AsyncParsableCommand {
         let windowStats = await display?.window.statistics
         await display?.close()
         await watcher.value
-        if json, let windowStats {
-            // Before the end summary (which stays the last line): pictures the window drew or skipped.
-            FileHandleOutput.standardOutput.write(
-                "{\"event\":\"window\",\"shownFrames\":\(windowStats.shownPictures),\"skippedFrames\":\(windowStats.skippedPictures)}\n")
+        if let windowStats {
+            output.window(shownFrames: windowStats.shownPictures, skippedFrames: windowStats.skippedPictures)
         }
         output.finished(stats: stats, mediaSeconds: max(0, stats.endPosition - (start ?? 0)),
                         wallSeconds: MonotonicTimeSource().now() - wallStart)

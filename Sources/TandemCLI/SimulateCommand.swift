@@ -69,15 +69,7 @@ struct SimulateCommand: AsyncParsableCommand {
             try SkewPlot.svg(simulation.samples, names: names, title: title).write(toFile: plot, atomically: true, encoding: .utf8)
         }
         if json {
-            let summary: [String: Any] = [
-                "skewP50Ms": round3(report.skewP50Ms), "skewP99Ms": round3(report.skewP99Ms), "skewMaxMs": round3(report.skewMaxMs),
-                "spreadP99Ms": round3(report.spreadP99Ms), "convergenceSeconds": round3(report.convergenceSeconds),
-                "commandSpreadMs": round3(report.commandSpreadMs),
-                "settledCommandSpreadMs": round3(report.settledCommandSpreadMs), "maxRateCorrection": report.maxRateCorrection,
-                "participants": participants, "commands": report.commands, "seed": seed,
-            ]
-            let data = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])
-            FileHandleOutput.standardOutput.write(String(decoding: data, as: UTF8.self) + "\n")
+            JSONLineWriter.standardOutput.emit(SimulateSummary(report: report, participants: participants, seed: seed))
         } else {
             print(String(format: "%-8@ %8@ %9@ %9@ %9@ %9@ %8@ %6@", "member", "samples", "p50 ms", "p95 ms", "p99 ms", "max ms", "max rate", "seeks"))
             for m in report.members {
@@ -96,6 +88,4 @@ struct SimulateCommand: AsyncParsableCommand {
             .appendingPathComponent("../../../assets/party.mp4").standardized.path]
         return candidates.first { FileManager.default.fileExists(atPath: $0) } ?? "assets/party.mp4"
     }
-
-    private func round3(_ v: Double) -> Double { v.isFinite ? (v * 1000).rounded() / 1000 : -1 }
 }

@@ -2,13 +2,13 @@ import Testing
 import MPVIPC
 
 /// Runs one line through a handler and returns the single reply (there must be exactly one message).
-private func reply(_ line: String, on handler: inout IPCRequestHandler) async -> IPCJSON? {
+private func reply(_ line: String, on handler: inout IPCRequestHandler) async -> JSONValue? {
     let response = await handler.handle(line: line)
     #expect(response.messages.count == 1, "expected one reply to \(line), got \(response.messages)")
     return response.messages.first
 }
 
-private func reply(_ line: String, target: FakeTarget) async -> IPCJSON? {
+private func reply(_ line: String, target: FakeTarget) async -> JSONValue? {
     var handler = IPCRequestHandler(target: target)
     return await reply(line, on: &handler)
 }
@@ -248,7 +248,7 @@ struct IPCRequestHandlerTests {
         "hello", "cycle pause", "{", "}", "{]", "null", "42", "\"str\"", "[\"get_property\",\"pause\"]",
         "{\"command\":\"get_property pause\"}", "{\"command\":[]}", "{\"command\":[1,2]}", "{\"command\":null}",
         "{\"request_id\":1}", "{}", "\u{0}\u{1}\u{2}", "{\"command\":[\"quit\"]} trailing",
-        "{\"command\":[\"get_property\",\"pause\"],\"request_id\":1,}", "{\"command\":[\"get_property\",\"pause\"]",
+        "{\"command\":[\"get_property\",\"pause\"]",
         "deeply nested arrays", "deeply nested objects",
     ])
     func garbageGetsInvalidParameter(_ line: String) async {
@@ -260,7 +260,7 @@ struct IPCRequestHandlerTests {
         }
         var handler = IPCRequestHandler(target: FakeTarget())
         let response = await handler.handle(line: line)
-        let expected: [String: IPCJSON] = ["error": "invalid parameter", "request_id": 0]
+        let expected: [String: JSONValue] = ["error": "invalid parameter", "request_id": 0]
         // A well-formed object with a request_id keeps it; everything else gets 0.
         if case .object(let members)? = response.messages.first, members["request_id"] != 0 {
             #expect(members["error"] == "invalid parameter")
@@ -268,6 +268,26 @@ struct IPCRequestHandlerTests {
             #expect(response.messages == [.object(expected)])
         }
         #expect(!response.quitRequested)
+    }
+
+    @Test func trailingCommasAreAcceptedAsInMPV() async {
+        let target = FakeTarget(paused: true)
+        #expect(await reply(#"{"command":["get_property","pause",],"request_id":1,}"#, target: target)
+            == ["data": true, "error": "success", "request_id": 1])
+    }
+
+    @Test func deepNestingAnywhereIsRejected() async {
+        // Even in a member the server ignores, as mpv parses the whole request first.
+        let deep = String(repeating: "[", count: 60) + String(repeating: "]", count: 60)
+        let line = #"{"command":["get_property","pause"],"request_id":4,"x":"# + deep + "}"
+        #expect(await reply(line, target: FakeTarget()) == ["error": "invalid parameter", "request_id": 0])
+    }
+
+    @Test func malformedCommandKeepsTheRequestID() async {
+        #expect(await reply(#"{"command":"get_property pause","request_id":6}"#, target: FakeTarget())
+            == ["error": "invalid parameter", "request_id": 6])
+        #expect(await reply(#"{"command":[],"request_id":7}"#, target: FakeTarget())
+            == ["error": "invalid parameter", "request_id": 7])
     }
 
     @Test func handlerKeepsWorkingAfterGarbage() async {

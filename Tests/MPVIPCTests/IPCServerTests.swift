@@ -5,55 +5,8 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Logging
 import MPVIPC
 import Testing
-
-/// A fresh socket path in /tmp (short enough for `sockaddr_un`).
-private func temporarySocketPath() -> String {
-    "/tmp/tandem-ipc-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
-}
-
-private func fileExists(_ path: String) -> Bool {
-    var info = stat()
-    return lstat(path, &info) == 0
-}
-
-/// A logger that keeps test output quiet.
-private let quietLogger: Logger = {
-    var logger = Logger(label: "tandem.ipc.test")
-    logger.logLevel = .critical
-    return logger
-}()
-
-/// Polls `condition` until it holds or `timeout` passes.
-private func eventually(timeout: Duration = .seconds(5), _ condition: () async -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return await condition()
-}
-
-/// Runs `body` with a started server on a temporary path, and always stops it.
-private func withServer(
-    target: FakeTarget = FakeTarget(),
-    maxLineLength: Int = IPCServer.defaultMaxLineLength,
-    _ body: (IPCServer, String) async throws -> Void
-) async throws {
-    let path = temporarySocketPath()
-    let server = IPCServer(socketPath: path, target: target, maxLineLength: maxLineLength, logger: quietLogger)
-    try await server.start()
-    do {
-        try await body(server, path)
-    } catch {
-        await server.stop()
-        throw error
-    }
-    await server.stop()
-}
 
 @Suite("IPCServer over a real UNIX socket")
 struct IPCServerTests {
@@ -137,7 +90,7 @@ struct IPCServerTests {
             let alice = try SocketClient(path: path)
             let bob = try SocketClient(path: path)
             for (client, id) in [(alice, 10), (bob, 20)] {
-                try await client.send(request: ["command": ["observe_property", .integer(Int64(id)), "pause"]])
+                try await client.send(request: ["command": ["observe_property", .number(Double(id)), "pause"]])
                 #expect(try await client.nextMessage()["error"] == "success")
                 #expect(try await client.nextMessage()["data"] == false)
             }
@@ -203,7 +156,7 @@ struct IPCServerTests {
             }
             try await client.send(batch)
             for id in 1...count {
-                #expect(try await client.nextMessage()["request_id"] == .integer(Int64(id)))
+                #expect(try await client.nextMessage()["request_id"] == .number(Double(id)))
             }
             #expect(await target.timePos == Double(count))
         }

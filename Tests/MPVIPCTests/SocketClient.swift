@@ -95,7 +95,7 @@ final class SocketClient {
     }
 
     /// Sends one request object as a line.
-    func send(request: IPCJSON) async throws {
+    func send(request: JSONValue) async throws {
         try await send(request.serialized + "\n")
     }
 
@@ -105,9 +105,9 @@ final class SocketClient {
     }
 
     /// The next line from the server, parsed; throws on timeout or when the server closed.
-    func nextMessage(timeout: Duration = .seconds(5)) async throws -> IPCJSON {
+    func nextMessage(timeout: Duration = .seconds(5)) async throws -> JSONValue {
         let line = try await nextLine(timeout: timeout)
-        guard let message = IPCJSON.parse(line) else {
+        guard let message = JSONValue.parse(line) else {
             throw SocketClientError(description: "server sent malformed JSON: \(line)")
         }
         return message

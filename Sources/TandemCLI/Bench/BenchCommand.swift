@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PartySimulator
 import PlayerCore
 import FFmpegKit
 
@@ -9,15 +10,16 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks against ffmpeg and mpv (ratios of runs made alternately in one invocation).",
-        subcommands: [Decode.self, RealTime.self, FirstFrame.self, OpenClose.self, Party.self, Stories.self, StoriesMemory.self]
+        subcommands: [Decode.self, RealTime.self, FirstFrame.self, OpenClose.self, Party.self, Stories.self, StoriesMemory.self,
+                      PercentileOfInput.self]
     )
 
     /// This very executable, for runs in a fresh process.
     static var selfPath: String { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0] }
 
+    /// The nearest-rank median (``Percentile``), as every figure in BENCHMARKS.md.
     static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+        Percentile.median(of: values)
     }
 
     static func report(_ title: String, _ rows: [(String, Double, Double)]) {

@@ -1,4 +1,5 @@
 import Foundation
+import MPVIPC
 import PlayerCore
 
 /// A blocking mpv-IPC client for measurements: one request line, one reply line, timed on the
@@ -34,22 +35,21 @@ final class IPCProbe {
 
     deinit { close(fd) }
 
-    /// Sends `{"command": command}` and returns the reply's data with the send and receive instants.
-    func request(_ command: [Any]) throws -> (data: Any?, sent: Double, received: Double) {
+    /// Sends `{"command": command}` and returns the reply's data with the send and receive instants
+    /// (events that arrive meanwhile are skipped).
+    func request(_ command: [JSONValue]) throws -> (data: JSONValue?, sent: Double, received: Double) {
         let clock = MonotonicTimeSource()
-        var line = try JSONSerialization.data(withJSONObject: ["command": command])
-        line.append(0x0A)
+        let line = Array((JSONValue.object(["command": .array(command)]).serialized + "\n").utf8)
         let sent = clock.now()
         try line.withUnsafeBytes { raw in
             guard write(fd, raw.baseAddress, raw.count) == raw.count else { throw BenchError("\(path): write failed") }
         }
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
-                let reply = Array(buffer[..<newline])
+                let reply = JSONValue.parse(String(decoding: buffer[..<newline], as: UTF8.self))
                 buffer.removeFirst(newline + 1)
-                guard let object = try JSONSerialization.jsonObject(with: Data(reply)) as? [String: Any] else { continue }
-                if object["event"] != nil { continue }
-                return (object["data"], sent, clock.now())
+                guard case .object(let members)? = reply, members["event"] == nil else { continue }
+                return (members["data"], sent, clock.now())
             }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let n = read(fd, &chunk, chunk.count)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PartySimulator
 
 extension BenchCommand {
     /// Measures real processes: samples each member's `time-pos` through its mpv IPC socket and
@@ -41,9 +42,9 @@ extension BenchCommand {
                 var positions: [(pos: Double, t: Double)] = []
                 var transition = false
                 for (i, probe) in probes.enumerated() {
-                    guard let paused = try probe.request(["get_property", "pause"]).data as? Bool else { continue }
+                    guard let paused = try probe.request(["get_property", "pause"]).data?.boolValue else { continue }
                     let reply = try probe.request(["get_property", "time-pos"])
-                    guard let pos = reply.data as? Double else { continue }
+                    guard let pos = reply.data?.doubleValue else { continue }
                     let t = (reply.sent + reply.received) / 2
                     halfRTT.append((reply.received - reply.sent) / 2)
                     if let last = lastState[i] {
@@ -78,19 +79,14 @@ extension BenchCommand {
         private func name(_ i: Int) -> String { URL(fileURLWithPath: sockets[i]).deletingPathExtension().lastPathComponent }
 
         private func report(_ skews: [[Double]], halfRTT: [Double]) {
-            func pct(_ v: [Double], _ p: Double) -> Double {
-                let s = v.map { abs($0) * 1000 }.sorted()
-                return s.isEmpty ? .nan : s[min(s.count - 1, Int(Double(s.count - 1) * p))]
-            }
+            /// |skew| in ms, nearest-rank percentile (as `simulate` and BENCHMARKS.md).
+            func pct(_ v: [Double], _ p: Double) -> Double { Percentile.nearestRank(of: v.map { abs($0) * 1000 }, p) }
             let all = skews.dropFirst().flatMap { $0 }
-            let rtt = halfRTT.sorted()
+            let rttMedianMs = Percentile.median(of: halfRTT) * 1000
             if json {
-                let object: [String: Any] = ["samples": all.count, "skewP50Ms": pct(all, 0.5), "skewP95Ms": pct(all, 0.95),
-                                             "skewP99Ms": pct(all, 0.99), "skewMaxMs": pct(all, 1),
-                                             "ipcHalfRTTp50Ms": rtt.isEmpty ? -1 : rtt[rtt.count / 2] * 1000]
-                if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {
-                    print(String(decoding: data, as: UTF8.self))
-                }
+                JSONLineWriter.standardOutput.emit(PartyBenchSummary(
+                    samples: all.count, skewP50Ms: pct(all, 0.5), skewP95Ms: pct(all, 0.95), skewP99Ms: pct(all, 0.99),
+                    skewMaxMs: pct(all, 1), ipcHalfRTTp50Ms: rttMedianMs))
                 return
             }
             print("member    samples   p50 ms   p95 ms   p99 ms   max ms   (|skew| against \(name(0)))")
@@ -98,7 +94,7 @@ extension BenchCommand {
                 print(String(format: "%-9@ %7d %8.3f %8.3f %8.3f %8.3f", name(i), skews[i].count, pct(skews[i], 0.5),
                              pct(skews[i], 0.95), pct(skews[i], 0.99), pct(skews[i], 1)))
             }
-            print(String(format: "measurement error ≤ half an IPC round trip: p50 %.3f ms", rtt.isEmpty ? .nan : rtt[rtt.count / 2] * 1000))
+            print(String(format: "measurement error ≤ half an IPC round trip: p50 %.3f ms", rttMedianMs))
         }
     }
 }

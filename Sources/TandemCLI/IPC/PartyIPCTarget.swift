@@ -3,7 +3,8 @@ import PartyKit
 import PartyNet
 import PlayerCore
 
-/// mpv IPC on a party member (`tandem host/join --ipc`): properties come from the member's player;
+/// mpv IPC on a party member (`tandem host/join --ipc`): properties come from the member's player
+/// (so `pause` changes on the command's instant, for the host as for guests: ``PlayerReading``);
 /// pause, speed and seek become party requests (the server may refuse them: the refusal is shown
 /// as a notice, as the party's rules say).
 struct PartyIPCTarget: IPCTarget {
@@ -11,12 +12,12 @@ struct PartyIPCTarget: IPCTarget {
     let onQuit: @Sendable () -> Void
 
     func property(_ property: IPCProperty) async -> IPCValue? {
-        let status = await member.status
+        let player = await member.currentPlayer
         switch property {
-        case .timePos: return (await member.currentPlayer?.position).map { .double($0) }
-        case .pause: return .bool(!status.playing)
-        case .speed: return (await member.currentPlayer?.rate).map { .double($0) }
-        case .duration: return status.duration.map { .double($0) }
+        case .timePos: return player.map { .double($0.position) }
+        case .pause: return .bool(player.map { PlayerReading($0).isPaused } ?? true)
+        case .speed: return player.map { .double($0.rate) }
+        case .duration: return player?.duration.map { .double($0) }
         }
     }
 
@@ -33,8 +34,7 @@ struct PartyIPCTarget: IPCTarget {
 
     func propertyChanges() -> AsyncStream<IPCPropertyChange> {
         PropertyPoller.changes { [member] in
-            let status = await member.status
-            return (!status.playing, await member.currentPlayer?.rate ?? 1, status.duration)
+            PropertyPoller.Reading(await member.currentPlayer.map { PlayerReading($0) })
         }
     }
 }

@@ -3,19 +3,29 @@ import PartyKit
 import PartyNet
 
 /// What `host` and `join` print: notices ("Alice joined the party") and, on a terminal, a live
-/// status line; with `--json`, one JSON object per line instead.
+/// status line; with `--json`, one ``PartyEvent`` per line instead (chat as
+/// `{"event":"chat","from":…,"text":…}`).
 final class PartyOutput: Sendable {
     let json: Bool
     private let status: Bool
+    private let lines: JSONLineWriter
 
-    init(json: Bool) {
+    /// - Parameters:
+    ///   - json: Print ``PartyEvent`` lines to `lines` instead of text.
+    ///   - statusLine: Redraw the status line on standard error (default: when it is a terminal).
+    init(json: Bool, statusLine: Bool = FileHandleOutput.standardError.isTerminal, lines: JSONLineWriter = .standardOutput) {
         self.json = json
-        status = FileHandleOutput.standardError.isTerminal
+        self.lines = lines
+        status = statusLine
     }
 
     func notice(_ notice: PartyNotice) {
         if json {
-            emit(["event": "notice", "text": notice.text])
+            if case .chat(let message) = notice {
+                lines.emit(PartyEvent.chat(from: message.from, text: message.text))
+            } else {
+                lines.emit(PartyEvent.notice(text: notice.text))
+            }
         } else {
             clear()
             FileHandleOutput.standardError.write(notice.text + "\n")
@@ -23,11 +33,11 @@ final class PartyOutput: Sendable {
     }
 
     func line(_ text: String) {
-        if json { emit(["event": "info", "text": text]) } else { clear(); FileHandleOutput.standardError.write(text + "\n") }
+        if json { lines.emit(PartyEvent.info(text: text)) } else { clear(); FileHandleOutput.standardError.write(text + "\n") }
     }
 
     func link(_ link: PartyLink) {
-        if json { emit(["event": "party", "link": link.description, "party": link.party]) } else {
+        if json { lines.emit(PartyEvent.party(link: link.description, party: link.party)) } else {
             FileHandleOutput.standardOutput.write(link.description + "\n")
         }
     }
@@ -35,9 +45,10 @@ final class PartyOutput: Sendable {
     /// Redraws the status line (terminal) or prints a status event (JSON).
     func show(_ s: PartyMember.Status) {
         if json {
-            emit(["event": "status", "party": s.party, "participants": s.participants.count, "synced": s.synced,
-                  "skewMs": s.skewMs.map { ($0 * 1000).rounded() / 1000 } ?? NSNull(), "position": s.position ?? NSNull(),
-                  "playing": s.playing, "connected": s.connected])
+            lines.emit(PartyEvent.status(.init(
+                party: s.party, participants: s.participants.count, synced: s.synced,
+                skewMs: s.skewMs.map { ($0 * 1000).rounded() / 1000 }, position: s.position,
+                playing: s.playing, connected: s.connected)))
             return
         }
         guard status else { return }
@@ -55,8 +66,4 @@ final class PartyOutput: Sendable {
 
     private func clear() { if status && !json { FileHandleOutput.standardError.write("\r\u{1B}[K") } }
 
-    private func emit(_ object: [String: Any]) {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
-        FileHandleOutput.standardOutput.write(String(decoding: data, as: UTF8.self) + "\n")
-    }
 }

@@ -1,0 +1,52 @@
+import MediaTime
+import PlayerCore
+
+/// What the IPC properties say about a player at one instant, read from the player itself: the
+/// `pause` property is what the player is doing now, not what it was last asked to do.
+///
+/// A party command lands on a shared instant: "pause at T" leaves the clock running until T
+/// (``Player/state`` says `paused` as soon as the command is taken), so every member, host or
+/// guest, reports the change at T. A seek or a scheduled start that holds the picture until its
+/// instant is not a pause, as in mpv, where seeking does not change `pause`.
+struct PlayerReading: Sendable, Equatable {
+    var state: PlayerState
+    var prerolling: Bool
+    var clock: MediaClock
+    var rate: Double
+    var duration: Double?
+    /// The instant of the reading, on the player's time source.
+    var now: Double
+
+    init(state: PlayerState, prerolling: Bool, clock: MediaClock, rate: Double, duration: Double?, now: Double) {
+        self.state = state
+        self.prerolling = prerolling
+        self.clock = clock
+        self.rate = rate
+        self.duration = duration
+        self.now = now
+    }
+
+    /// Reads `player` now.
+    init(_ player: Player) {
+        self.init(state: player.state, prerolling: player.isPrerolling, clock: player.clock, rate: player.rate,
+                  duration: player.duration, now: player.timeSource.now())
+    }
+
+    /// Whether the player is paused at ``now``: at the end, closed, or its clock's segment in force
+    /// is a paused one. While a seek prerolls, what it will do once ready (it plays if asked to).
+    var isPaused: Bool {
+        switch state {
+        case .ended, .closed: return true
+        case .paused, .playing: break
+        }
+        if prerolling { return state != .playing }
+        return clock.isPaused(at: now)
+    }
+
+    /// Seconds from ``now`` until a pending clock segment takes over (a scheduled pause, resume or
+    /// rate change), when one is pending: the instant ``isPaused`` may change without any request.
+    var untilScheduledChange: Double? {
+        guard let next = clock.next, next.anchorHost > now else { return nil }
+        return next.anchorHost - now
+    }
+}

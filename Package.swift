@@ -116,6 +116,10 @@ let package = Package(
         .testTarget(name: "PartyNetTests", dependencies: ["PartyNet", "PartyKit", "StoryKit", "PlayerCore", "WebSocketTransport"]),
         .testTarget(name: "MPVIPCTests", dependencies: ["MPVIPC", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
+            name: "TandemCLITests",
+            dependencies: ["TandemCLI", "MPVIPC", "PlayerCore", "MediaTime", "PartySimulator", "PartyKit", "StoryKit"]
+        ),
+        .testTarget(
             name: "StoryKitTests",
             dependencies: [
                 "StoryKit", "PlayerCore", "FFmpegKit",

@@ -17,10 +17,15 @@ public actor PartyServerRunner {
     private let clock = MonotonicTimeSource()
     private let logger: Logger
 
-    public init(host: String, port: Int, logger: Logger) {
+    /// The media this server serves over HTTP byte ranges on its port (`/party/ID/media/N`).
+    public nonisolated let media: PartyMediaLibrary
+
+    public init(host: String, port: Int, media: PartyMediaLibrary = PartyMediaLibrary(), logger: Logger) {
         self.logger = logger
+        self.media = media
         server = WebSocketServer(host: host, port: port, path: "/party/",
-                                 limits: WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes), logger: logger)
+                                 limits: WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes), logger: logger,
+                                 httpResponder: PartyMediaResponder(library: media))
     }
 
     /// Listens; returns the bound port.

@@ -80,6 +80,12 @@ struct HostCommand: AsyncParsableCommand {
                 throw ExitCode.failure
             }
             serverRunner = runner
+            // This host serves its own files to members without a copy.
+            var served: [Int: String] = [:]
+            for (index, file) in files.enumerated() where !file.contains("://") {
+                served[index] = URL(fileURLWithPath: file).standardizedFileURL.path
+            }
+            runner.media.serve(party: partyID, key: secret, files: served)
         }
         let connectHost = target.host == "0.0.0.0" || target.host == "::" ? "127.0.0.1" : target.host
         let shownHost = target.host == "0.0.0.0" || target.host == "::" ? ProcessInfo.processInfo.hostName : target.host

@@ -1,0 +1,176 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import PartyKit
+import WebSocketTransport
+
+/// Serves `GET`/`HEAD /party/ID/media/N` on one connection: byte ranges of an item's local file
+/// (206, 416, `Accept-Ranges`, `Content-Range`), to holders of the party's media token (403
+/// otherwise); 404 for an unknown party or item. The body goes out as a file region (sendfile):
+/// the bytes never enter this process's memory, so a reader that stops reading costs a file
+/// descriptor and a socket, not a buffer. One request at a time (NIO's pipelining handler sits in
+/// front); keep-alive as the client asks.
+final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// A keep-alive connection with no request for this long is closed (players reconnect at once).
+    static let idleTimeout = TimeAmount.seconds(30)
+
+    private let library: PartyMediaLibrary
+    private let fileIO: NonBlockingFileIO
+    private var request: HTTPRequestHead?
+    private var idleTimer: Scheduled<Void>?
+    private var active = true
+
+    init(library: PartyMediaLibrary, fileIO: NonBlockingFileIO) {
+        self.library = library
+        self.fileIO = fileIO
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) { armIdleTimer(context: context) }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        active = false
+        idleTimer?.cancel()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        active = false
+        idleTimer?.cancel()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            idleTimer?.cancel()
+            request = head
+        case .body:
+            break  // media requests have no body; whatever comes is ignored
+        case .end:
+            guard let head = request else { return }
+            request = nil
+            respond(to: head, context: context)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    // MARK: Answering
+
+    private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let keepAlive = head.isKeepAlive
+        guard head.method == .GET || head.method == .HEAD else {
+            return refuse(.methodNotAllowed, "only GET and HEAD", extra: [("Allow", "GET, HEAD")], head: head, context: context)
+        }
+        guard let (party, item) = MediaPath.parse(head.uri) else {
+            return refuse(.notFound, "not a party media path", head: head, context: context)
+        }
+        guard let entry = library.entry(party: party) else {
+            return refuse(.notFound, "no such party here", head: head, context: context)
+        }
+        guard MediaToken.matches(authorization: head.headers.first(name: "authorization"), token: entry.token) else {
+            return refuse(.forbidden, "wrong or missing party media credential", head: head, context: context)
+        }
+        guard let path = entry.files[item] else {
+            return refuse(.notFound, "no item \(item) in this party", head: head, context: context)
+        }
+        let loop = context.eventLoop
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
+        let range = head.headers.first(name: "range")
+        fileIO.openFile(_deprecatedPath: path, eventLoop: loop).whenComplete { result in
+            let (handler, context) = bound.value
+            handler.opened(result, item: item, range: range, head: head, keepAlive: keepAlive, context: context)
+        }
+    }
+
+    private func opened(_ result: Result<(NIOFileHandle, FileRegion), any Error>, item: Int, range: String?,
+                        head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) {
+        switch result {
+        case .failure:
+            refuse(.notFound, "item \(item) is not available", head: head, context: context)
+        case .success(let (file, region)):
+            guard active else {
+                try? file.close()
+                return
+            }
+            send(file: file, region: region, range: range, head: head, keepAlive: keepAlive, context: context)
+        }
+    }
+
+    private func send(file: NIOFileHandle, region: FileRegion, range: String?, head: HTTPRequestHead, keepAlive: Bool,
+                      context: ChannelHandlerContext) {
+        let size = Int64(region.readableBytes)
+        var headers = HTTPHeaders([("Accept-Ranges", "bytes"), ("Content-Type", "application/octet-stream")])
+        let status: HTTPResponseStatus
+        let body: FileRegion?
+        switch ByteRange.resolve(range, size: size) {
+        case .unsatisfiable:
+            try? file.close()
+            return refuse(.rangeNotSatisfiable, "range not satisfiable", extra: [("Content-Range", "bytes */\(size)")],
+                          head: head, context: context)
+        case .whole:
+            status = .ok
+            headers.add(name: "Content-Length", value: "\(size)")
+            body = size > 0 ? region : nil
+        case .partial(let first, let last):
+            status = .partialContent
+            headers.add(name: "Content-Length", value: "\(last - first + 1)")
+            headers.add(name: "Content-Range", value: "bytes \(first)-\(last)/\(size)")
+            body = FileRegion(fileHandle: file, readerIndex: Int(first), endIndex: Int(last) + 1)
+        }
+        headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
+        if let body, head.method == .GET {
+            context.write(wrapOutboundOut(.body(.fileRegion(body))), promise: nil)
+        }
+        // The file is closed when the last byte is out or the write failed (the reader left): this
+        // handler is its one owner.
+        finish(keepAlive: keepAlive, context: context) { try? file.close() }
+    }
+
+    private func refuse(_ status: HTTPResponseStatus, _ reason: String, extra: [(String, String)] = [], head: HTTPRequestHead,
+                        context: ChannelHandlerContext) {
+        let text = "\(status.code) \(status.reasonPhrase): \(reason)\n"
+        var headers = HTTPHeaders([("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", "\(text.utf8.count)")])
+        headers.add(contentsOf: extra)
+        headers.add(name: "Connection", value: head.isKeepAlive ? "keep-alive" : "close")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
+        if head.method != .HEAD {
+            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: text)))), promise: nil)
+        }
+        finish(keepAlive: head.isKeepAlive, context: context) {}
+    }
+
+    private func finish(keepAlive: Bool, context: ChannelHandlerContext, done: @escaping @Sendable () -> Void) {
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { result in
+            done()
+            let (handler, context) = bound.value
+            if case .failure = result { return context.close(promise: nil) }
+            if keepAlive { handler.armIdleTimer(context: context) } else { context.close(promise: nil) }
+        }
+    }
+
+    private func armIdleTimer(context: ChannelHandlerContext) {
+        idleTimer?.cancel()
+        guard active else { return }
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        idleTimer = context.eventLoop.scheduleTask(in: Self.idleTimeout) { bound.value.close(promise: nil) }
+    }
+}
+
+/// Makes a ``MediaRequestHandler`` for each connection of the party server that is not a WebSocket.
+public struct PartyMediaResponder: HTTPResponder {
+    let library: PartyMediaLibrary
+    let fileIO = NonBlockingFileIO(threadPool: .singleton)
+
+    public init(library: PartyMediaLibrary) { self.library = library }
+
+    public func makeHandler(remoteAddress: SocketAddress?) -> any ChannelHandler & RemovableChannelHandler {
+        MediaRequestHandler(library: library, fileIO: fileIO)
+    }
+}

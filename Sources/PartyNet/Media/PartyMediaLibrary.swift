@@ -1,0 +1,31 @@
+import PartyKit
+import Synchronization
+
+/// The media a party server serves: for each party, the credential its members present and the
+/// local files of its items (by index; an item the server has no bytes for is absent).
+///
+/// Safe from any thread; the HTTP handlers look parties up here on their event loops.
+public final class PartyMediaLibrary: Sendable {
+    public struct Entry: Sendable {
+        /// ``MediaToken`` of the party's key.
+        public var token: String
+        /// Local file of item N.
+        public var files: [Int: String]
+    }
+
+    private let parties = Mutex<[String: Entry]>([:])
+
+    public init() {}
+
+    /// Serves `files` (item index → local path) for `party` to holders of `key`.
+    public func serve(party: String, key: String, files: [Int: String]) {
+        let entry = Entry(token: MediaToken.derive(key: key, party: party), files: files)
+        parties.withLock { $0[party] = entry }
+    }
+
+    public func remove(party: String) {
+        _ = parties.withLock { $0.removeValue(forKey: party) }
+    }
+
+    func entry(party: String) -> Entry? { parties.withLock { $0[party] } }
+}

@@ -125,6 +125,7 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
         headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
         if let body, head.method == .GET {
+            library.noteServing(bytes: Int64(body.readableBytes))
             context.write(wrapOutboundOut(.body(.fileRegion(body))), promise: nil)
         }
         // The file is closed when the last byte is out or the write failed (the reader left): this

@@ -14,6 +14,17 @@ public final class PartyMediaLibrary: Sendable {
     }
 
     private let parties = Mutex<[String: Entry]>([:])
+    private let bodies = Atomic<Int>(0)
+    private let bytes = Atomic<Int64>(0)
+
+    /// Media answers with a body begun (200 or 206), and the bytes they carried, since start.
+    public var servedBodies: Int { bodies.load(ordering: .relaxed) }
+    public var servedBytes: Int64 { bytes.load(ordering: .relaxed) }
+
+    func noteServing(bytes count: Int64) {
+        bodies.add(1, ordering: .relaxed)
+        bytes.add(count, ordering: .relaxed)
+    }
 
     public init() {}
 

@@ -26,22 +26,21 @@ final class VideoPresenter: Sendable {
             let now = control.time.now()
             let s = control.settled(at: now) { ($0.serial, $0.prerolling, $0.videoPrerolled, $0.clock, $0.pendingSteps, $0.stopPosition) }
             let (serial, prerolling, videoPrerolled, clock, steps, stop) = s
-            guard head.serial == serial else { frames.pop(); continue }
+            guard head.serial == serial else { frames.pop(expecting: head); continue }
             guard case .payload(let frame) = head.entry else {
-                frames.pop()
-                control.markEnded(serial: serial, video: true)
+                if frames.pop(expecting: head) { control.markEnded(serial: serial, video: true) }
                 continue
             }
             if let stop, frame.position >= stop {
-                frames.pop()
-                control.markEnded(serial: serial, video: true)
+                if frames.pop(expecting: head) { control.markEnded(serial: serial, video: true) }
                 continue
             }
             // The first picture of a generation is shown at once (it covers the preroll), then held.
             if prerolling {
                 if !videoPrerolled {
-                    present(frame, at: now, serial: serial)
-                    control.markPrerolled(serial: serial, video: true, position: frame.position)
+                    if present(head, frame, at: now, serial: serial) {
+                        control.markPrerolled(serial: serial, video: true, position: frame.position)
+                    }
                 } else {
                     Thread.sleep(forTimeInterval: Self.maxSleep / 2)
                 }
@@ -55,7 +54,7 @@ final class VideoPresenter: Sendable {
                         st.pendingSteps -= 1
                         st.clock.set(position: frame.position, at: now)
                     }
-                    present(frame, at: now, serial: serial)
+                    present(head, frame, at: now, serial: serial)
                 } else {
                     Thread.sleep(forTimeInterval: Self.maxSleep)
                 }
@@ -63,7 +62,7 @@ final class VideoPresenter: Sendable {
             }
             // Unpaced: every picture as soon as it is decoded (while playing: not before play()).
             if fast {
-                present(frame, at: now, serial: serial)
+                present(head, frame, at: now, serial: serial)
                 continue
             }
             let master = clock.position(at: now)
@@ -75,17 +74,19 @@ final class VideoPresenter: Sendable {
             // Late: the next picture is already due, so this one would only delay it.
             if let next = frames.peekSecond(), next.serial == serial, case .payload(let nextFrame) = next.entry,
                nextFrame.position <= master {
-                frames.pop()
+                guard frames.pop(expecting: head) else { continue }
                 control.update { if $0.serial == serial { $0.stats.droppedFrames += 1 } }
                 continue
             }
-            present(frame, at: now, serial: serial)
+            present(head, frame, at: now, serial: serial)
         }
         sink.finish()
     }
 
-    private func present(_ frame: VideoFrame, at now: Double, serial: Int) {
-        frames.pop()
+    /// Takes `head` off the queue and shows it, unless a seek flushed it since it was peeked.
+    @discardableResult
+    private func present(_ head: Queued<VideoFrame>, _ frame: VideoFrame, at now: Double, serial: Int) -> Bool {
+        guard frames.pop(expecting: head) else { return false }
         sink.present(frame, hostTime: now)
         let first = control.update { s -> Bool in
             guard s.serial == serial else { return false }
@@ -96,5 +97,6 @@ final class VideoPresenter: Sendable {
         }
         if first { control.events.emit(.firstFrame(position: frame.position, hostTime: now)) }
         control.events.emit(.framePresented(position: frame.position, hostTime: now))
+        return true
     }
 }

@@ -8,6 +8,9 @@ final class VideoPresenter: Sendable {
     static let maxSleep = 0.01
     /// A frame within this of the clock is due now (sleeping less is not precise anyway).
     static let dueTolerance = 0.0005
+    /// Floor of the clock rate when turning a media wait into a host wait (a clock just restarted
+    /// or switching may report 0): the wait is capped by ``maxSleep`` anyway.
+    static let minimumWaitRate = 0.01
 
     private let frames: VideoFrameQueue
     private let control: PlaybackControl
@@ -24,36 +27,31 @@ final class VideoPresenter: Sendable {
         while !frames.isAborted {
             guard let head = frames.peek(timeout: Self.maxSleep) else { continue }
             let now = control.time.now()
-            let s = control.settled(at: now) { ($0.serial, $0.prerolling, $0.videoPrerolled, $0.clock, $0.pendingSteps, $0.stopPosition) }
-            let (serial, prerolling, videoPrerolled, clock, steps, stop) = s
+            let (serial, awaitsFirst, prerolling, clock, stop) = control.settled(at: now) {
+                ($0.serial, $0.awaitsFirstPicture, $0.prerolling, $0.clock, $0.stopPosition)
+            }
             guard head.serial == serial else { frames.pop(expecting: head); continue }
             guard case .payload(let frame) = head.entry else {
-                if frames.pop(expecting: head) { control.markEnded(serial: serial, video: true) }
+                if frames.pop(expecting: head) { control.perform { $0.streamEnded(.video, serial: serial, at: now) } }
                 continue
             }
             if let stop, frame.position >= stop {
-                if frames.pop(expecting: head) { control.markEnded(serial: serial, video: true) }
+                if frames.pop(expecting: head) { control.perform { $0.streamEnded(.video, serial: serial, at: now) } }
                 continue
             }
             // The first picture of a generation is shown at once (it covers the preroll), then held.
-            if prerolling {
-                if !videoPrerolled {
-                    if present(head, frame, at: now, serial: serial) {
-                        control.markPrerolled(serial: serial, video: true, position: frame.position)
-                    }
-                } else {
-                    Thread.sleep(forTimeInterval: Self.maxSleep / 2)
+            if awaitsFirst {
+                if present(head, frame, at: now, serial: serial) {
+                    control.perform { $0.streamPrerolled(.video, serial: serial, position: frame.position, at: now) }
                 }
                 continue
             }
+            if prerolling {
+                Thread.sleep(forTimeInterval: Self.maxSleep / 2)
+                continue
+            }
             if clock.isPaused(at: now) {
-                if steps > 0 {
-                    // The clock moves first, so whoever sees the picture sees the position with it.
-                    control.update { st in
-                        guard st.serial == serial else { return }
-                        st.pendingSteps -= 1
-                        st.clock.set(position: frame.position, at: now)
-                    }
+                if control.send({ $0.stepTaken(serial: serial, position: frame.position, at: now) }) {
                     present(head, frame, at: now, serial: serial)
                 } else {
                     Thread.sleep(forTimeInterval: Self.maxSleep)
@@ -67,15 +65,14 @@ final class VideoPresenter: Sendable {
             }
             let master = clock.position(at: now)
             if frame.position > master + Self.dueTolerance {
-                let wait = (frame.position - master) / max(clock.rate(at: now), 0.01)
+                let wait = (frame.position - master) / max(clock.rate(at: now), Self.minimumWaitRate)
                 Thread.sleep(forTimeInterval: min(wait, Self.maxSleep))
                 continue
             }
             // Late: the next picture is already due, so this one would only delay it.
             if let next = frames.peekSecond(), next.serial == serial, case .payload(let nextFrame) = next.entry,
                nextFrame.position <= master {
-                guard frames.pop(expecting: head) else { continue }
-                control.update { if $0.serial == serial { $0.stats.droppedFrames += 1 } }
+                if frames.pop(expecting: head) { control.send { $0.pictureDropped(serial: serial) } }
                 continue
             }
             present(head, frame, at: now, serial: serial)
@@ -88,15 +85,7 @@ final class VideoPresenter: Sendable {
     private func present(_ head: Queued<VideoFrame>, _ frame: VideoFrame, at now: Double, serial: Int) -> Bool {
         guard frames.pop(expecting: head) else { return false }
         sink.present(frame, hostTime: now)
-        let first = control.update { s -> Bool in
-            guard s.serial == serial else { return false }
-            s.stats.videoFrames += 1
-            s.stats.endPosition = max(s.stats.endPosition, frame.position + frame.duration)
-            defer { s.presentedAny = true }
-            return !s.presentedAny
-        }
-        if first { control.events.emit(.firstFrame(position: frame.position, hostTime: now)) }
-        control.events.emit(.framePresented(position: frame.position, hostTime: now))
+        control.perform { $0.picturePresented(serial: serial, position: frame.position, duration: frame.duration, at: now) }
         return true
     }
 }

@@ -37,7 +37,7 @@ public final class Decoder: @unchecked Sendable {
 
     deinit { avcodec_free_context(&context) }
 
-    public var pointer: UnsafeMutablePointer<AVCodecContext> { context! }
+    package var pointer: UnsafeMutablePointer<AVCodecContext> { context! }
     public var codecName: String { String(cString: avcodec_get_name(pointer.pointee.codec_id)) }
 
     /// Sends a packet; `nil` starts draining. `.again` means: receive frames first.

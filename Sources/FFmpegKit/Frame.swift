@@ -3,7 +3,7 @@ import CFFmpeg
 /// Owns one `AVFrame` (and through it, references to the decoded buffers).
 /// Handed from one thread to one other through the frame queues: hence `@unchecked Sendable`.
 public final class Frame: @unchecked Sendable {
-    public let pointer: UnsafeMutablePointer<AVFrame>
+    package let pointer: UnsafeMutablePointer<AVFrame>
 
     public init() {
         guard let f = av_frame_alloc() else { fatalError("av_frame_alloc: out of memory") }

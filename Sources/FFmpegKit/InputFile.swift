@@ -46,11 +46,11 @@ public final class InputFile: @unchecked Sendable {
     }
 
     /// The raw context, for code in this module and sinks that need stream parameters.
-    public var pointer: UnsafeMutablePointer<AVFormatContext> { context! }
+    package var pointer: UnsafeMutablePointer<AVFormatContext> { context! }
 
     public var streamCount: Int { Int(pointer.pointee.nb_streams) }
 
-    public func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> {
+    package func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> {
         pointer.pointee.streams[index]!
     }
 

@@ -3,7 +3,7 @@ import CFFmpeg
 /// Owns one `AVPacket`. Moves between threads through the packet queues, which hand it to
 /// exactly one consumer: that hand-off is why it may be `@unchecked Sendable`.
 public final class Packet: @unchecked Sendable {
-    public let pointer: UnsafeMutablePointer<AVPacket>
+    package let pointer: UnsafeMutablePointer<AVPacket>
 
     public init() {
         guard let p = av_packet_alloc() else { fatalError("av_packet_alloc: out of memory") }

@@ -49,23 +49,38 @@ enum Assets {
         }
     }
 
-    @Test func decoderOpensForEveryStreamOfAClip() throws {
-        let input = try InputFile(url: Assets.path("h264-aac.mp4"))
-        for i in 0..<input.streamCount {
-            let decoder = try Decoder(input: input, streamIndex: i)
-            #expect(["h264", "aac"].contains(decoder.codecName))
+    /// Every stream's decoder is the stream's codec, and its first frame has the size or the
+    /// sample rate and channels the container announces.
+    @Test(arguments: ["h264-aac.mp4", "vp9-opus.webm"])
+    func eachStreamDecodesToWhatItsInfoSays(clip: String) throws {
+        let input = try InputFile(url: Assets.path(clip))
+        let info = input.info()
+        let decoders = try (0..<input.streamCount).map { i throws(OpenError) in try Decoder(input: input, streamIndex: i) }
+        var firsts: [Int: Frame] = [:]
+        let packet = Packet()
+        while firsts.count < decoders.count, try input.read(into: packet) == .ok {
+            let i = packet.streamIndex
+            guard firsts[i] == nil else { continue }
+            _ = try decoders[i].send(packet)
+            let frame = Frame()
+            if try decoders[i].receive(into: frame) == .ok { firsts[i] = frame }
+        }
+        for (i, decoder) in decoders.enumerated() {
+            let stream = info.streams[i]
+            #expect(decoder.codecName == stream.codec && decoder.kind == stream.type && decoder.timeBase == stream.timeBase)
+            let frame = try #require(firsts[i], "no frame from stream \(i)")
+            if stream.type == .video {
+                #expect(frame.width == stream.width && frame.height == stream.height)
+                #expect(frame.pixelFormatName == stream.pixelFormat)
+            } else {
+                #expect(frame.sampleRate == stream.sampleRate && frame.channelCount == stream.channels)
+                #expect(frame.sampleCount > 0)
+            }
         }
     }
 }
 
 @Suite struct CodecHelpersTests {
-    @Test(arguments: [0.25, 0.3, 0.5, 1.0, 2.0, 3.0, 4.0])
-    func tempoStagesMultiplyToTheTempoWithinAtempoRange(tempo: Double) {
-        let stages = AudioTempoFilter.stages(for: tempo)
-        #expect(abs(stages.reduce(1, *) - tempo) < 1e-12)
-        #expect(stages.allSatisfy { (0.5...2.0).contains($0) })
-    }
-
     @Test func md5MatchesKnownDigest() {
         let digest = Array("The quick brown fox jumps over the lazy dog".utf8).withUnsafeBytes { md5Hex($0) }
         #expect(digest == "9e107d9d372bb6826bd81d3542a419d6")

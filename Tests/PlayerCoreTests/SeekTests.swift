@@ -63,24 +63,40 @@ import Testing
         await player.close()
     }
 
+    /// On a manual clock: what "nothing moves while paused" means is checked once the presenter
+    /// has looked at the later time, not after a sleep.
     @Test func pauseSeekResume() async throws {
-        let file = TestMedia.path("h264-aac.mp4")
+        let file = TestMedia.path("h264-aac.mp4")  // 25 fps
+        let time = ObservedTimeSource(0)
         let sink = RecordingVideoSink(hashing: false)
-        let player = try await Player.open(file, options: PlayerOptions(videoSink: sink, audioSink: NullAudioSink()))
+        let audio = ManualAudioSink()
+        let player = try await Player.open(file, options: PlayerOptions(videoSink: sink, audioSink: audio, timeSource: time))
+        await player.waitUntilReady()  // the clock starts at host time 0
         player.play()
-        #expect(await sink.wait { $0.count >= 3 })
+        for k in 1...3 {
+            time.set(Double(k) / 25)
+            #expect(await sink.wait { $0.contains { abs($0.position - Double(k) / 25) < 1e-6 } })
+        }
         player.pause()
         let held = player.position
-        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(held == 3.0 / 25)
+        time.advance(by: 1)
         #expect(player.position == held)
+        #expect(audio.pull(frames: 4410).allSatisfy { $0 == 0 }, "paused: silence")
+        #expect(await time.presenterHasLooked())
+        #expect(sink.records.last?.position == held)
         await player.seek(to: 1.0)
         #expect(player.position == 1.0)
         let shownWhilePaused = sink.records.count
-        try await Task.sleep(nanoseconds: 100_000_000)
+        time.advance(by: 1)
+        #expect(await time.presenterHasLooked())
         #expect(sink.records.count == shownWhilePaused)  // paused: only the seek's own picture
+        #expect(player.position == 1.0)
         #expect(player.state == .paused)
         player.play()
-        #expect(await sink.wait { $0.count >= shownWhilePaused + 3 })
+        time.advance(by: 1.0 / 25)
+        #expect(await sink.wait { $0.count > shownWhilePaused })
+        #expect(sink.records.last.map { abs($0.position - 1.04) < 1e-6 } == true)
         #expect(player.position > 1.0)
         await player.close()
     }

@@ -63,4 +63,32 @@ import Testing
         #expect(woke.wait(timeout: .now() + 5) == .success)
         #expect(full.put(.payload(2), serial: 0) == false)
     }
+
+    /// The presenter peeks, then a seek flushes and the accurate-seek picture arrives before the
+    /// presenter pops: that pop must not take the new picture.
+    @Test func popTakesOnlyTheEntryThatWasPeeked() throws {
+        let q = StreamQueue<Int>()
+        q.put(.payload(1), serial: 0, bytes: 10)
+        let peeked = try #require(q.peek())
+        q.flush(serial: 1)
+        q.put(.payload(2), serial: 1, bytes: 20)
+        #expect(q.pop(expecting: peeked) == false)
+        let head = try #require(q.peek())
+        guard case .payload(let value) = head.entry else { Issue.record("end marker"); return }
+        #expect(value == 2 && head.serial == 1)
+        #expect(q.fill.count == 1 && q.fill.bytes == 20)
+        #expect(q.pop(expecting: head))
+        #expect(q.fill.count == 0 && q.fill.bytes == 0)
+    }
+
+    /// Same payload and serial, yet another put: still not the entry that was looked at.
+    @Test func popTellsEqualEntriesApart() throws {
+        let q = StreamQueue<Int>()
+        q.put(.payload(7), serial: 0)
+        let peeked = try #require(q.peek())
+        q.flush(serial: 0)
+        q.put(.payload(7), serial: 0)
+        #expect(q.pop(expecting: peeked) == false)
+        #expect(q.fill.count == 1)
+    }
 }

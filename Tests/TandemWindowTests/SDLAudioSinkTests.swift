@@ -1,6 +1,7 @@
 import FFmpegKit
 import Foundation
 import PlayerCore
+import Synchronization
 import Testing
 @testable import TandemWindow
 
@@ -78,19 +79,35 @@ extension SDLTests {
             #expect(maxError < 1e-4, "max error \(maxError)")
         }
 
-        /// A source that plays one constant value.
+        /// A source that plays one constant value and counts the device's pulls.
         final class ConstantSource: AudioSource {
             let value: Float
+            private let pulls = Atomic<Int>(0)
             init(_ value: Float) { self.value = value }
             func pull(into buffer: UnsafeMutableRawBufferPointer, frames: Int) -> Int {
                 let samples = buffer.bindMemory(to: Float.self)
                 for i in samples.indices { samples[i] = value }
+                pulls.add(1, ordering: .relaxed)
                 return frames
             }
             func pullAvailable(into buffer: UnsafeMutableRawBufferPointer, frames: Int, timeout: Double) -> Int {
                 pull(into: buffer, frames: frames)
             }
+            var pullCount: Int { pulls.load(ordering: .relaxed) }
+
+            /// Waits (polling, bounded) until the device has pulled `count` buffers in all.
+            func waitForPulls(_ count: Int, seconds: Double = 10) async -> Bool {
+                let deadline = Date().addingTimeInterval(seconds)
+                while Date() < deadline {
+                    if pullCount >= count { return true }
+                    try? await Task.sleep(for: .milliseconds(2))
+                }
+                return pullCount >= count
+            }
         }
+
+        /// Device buffers each phase of the mixing test lasts: several, so each is surely in the file.
+        static let buffersPerPhase = 4
 
         /// Two players on one device (a story and its neighbour): their samples are summed; a
         /// detached input is not heard again.
@@ -106,20 +123,26 @@ extension SDLTests {
             let a = device.input(), b = device.input()
             let format = a.format(sourceRate: 44100, sourceChannels: 1)
             #expect(format == b.format(sourceRate: 48000, sourceChannels: 2), "every input gets the device's format")
-            a.start(ConstantSource(0.25), format: format)
-            b.start(ConstantSource(0.5), format: format)
-            try await Task.sleep(for: .milliseconds(300))
-            b.stop()
-            let mixedBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-            try await Task.sleep(for: .milliseconds(300))
+            let bufferSamples = Int((device.latency * Double(format.sampleRate)).rounded()) * format.channels  // one callback's
+            let quarter = ConstantSource(0.25), half = ConstantSource(0.5)
+            a.start(quarter, format: format)
+            b.start(half, format: format)
+            #expect(await half.waitForPulls(Self.buffersPerPhase))
+            b.stop()  // returns once no callback runs: `half` is not pulled again
+            let halfPulls = half.pullCount
+            #expect(await quarter.waitForPulls(quarter.pullCount + Self.buffersPerPhase))
             a.stop()
-            device.stop()
+            device.stop()  // closing waits for SDL's thread: the file is complete
+            #expect(half.pullCount == halfPulls, "a detached input is not pulled")
             let heard = try Data(contentsOf: URL(fileURLWithPath: path)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-            #expect(heard.contains(0.75), "both inputs summed")
-            let afterDetach = heard.dropFirst(mixedBytes / 4 + 4096)
-            // Silence may follow once `a` detaches too, before the device closes.
-            let sounding = afterDetach.filter { $0 != 0 }
-            #expect(!sounding.isEmpty && sounding.allSatisfy { $0 == 0.25 }, "only the remaining input after b.stop()")
+            let lastMixed = try #require(heard.lastIndex(of: 0.75), "both inputs summed")
+            // After the last mixed sample: the remaining input alone, then silence once it detaches too.
+            let after = heard[(lastMixed + 1)...]
+            let sounding = after.prefix { $0 != 0 }
+            #expect(sounding.allSatisfy { $0 == 0.25 }, "only the remaining input after b.stop()")
+            #expect(after.dropFirst(sounding.count).allSatisfy { $0 == 0 })
+            // The buffers pulled after b.stop(), but for one of slack.
+            #expect(sounding.count >= (Self.buffersPerPhase - 1) * bufferSamples, "\(sounding.count) samples of a alone")
         }
 
         @Test func noDeviceIsAClearError() {

@@ -87,19 +87,15 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
                     }
                     let kept = frame.sampleCount
                     for (part, position) in split(frame, at: audio.position) {
-                        let (rate, correction) = control.read { ($0.tempo(forMedia: position), $0.correction) }
-                        let chunk = try stage.render(part, position: position, rate: rate, correction: correction)
+                        let speed = control.read { $0.speed(forMedia: position) }
+                        let chunk = try stage.render(part, position: position, speed: speed)
                         guard enqueue(serial: serial, data: chunk.data, frames: chunk.frames,
                                       start: chunk.start, mediaPerFrame: chunk.mediaPerFrame) else { return }
                         producedSinceSeek += chunk.frames
                     }
                     let end = audio.position + Double(kept) / Double(frame.sampleRate)
-                    control.update { s in
-                        guard s.serial == serial else { return }
-                        s.stats.audioSamples += kept
-                        s.stats.endPosition = max(s.stats.endPosition, end)
-                    }
-                    if producedSinceSeek >= prerollFrames { control.markPrerolled(serial: serial, video: false) }
+                    control.send { $0.audioProduced(serial: serial, samples: kept, end: end) }
+                    if producedSinceSeek >= prerollFrames { prerolled(serial: serial) }
                     if stopReached { finish(serial: serial) }
                 case .end:
                     if !stopReached {
@@ -158,14 +154,22 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
             finishedSerial = serial
             condition.broadcast()
         }
-        control.markPrerolled(serial: serial, video: false)
+        prerolled(serial: serial)
         // Nothing buffered and nothing coming: the end is now (a seek past the end).
         checkEnd(serial: serial)
     }
 
     private func checkEnd(serial: Int) {
         let drained = condition.withLock { finishedSerial == serial && !chunks.contains { $0.serial == serial } }
-        if drained { control.markEnded(serial: serial, video: false) }
+        if drained {
+            let now = control.time.now()
+            control.perform { $0.streamEnded(.audio, serial: serial, at: now) }
+        }
+    }
+
+    private func prerolled(serial: Int) {
+        let now = control.time.now()
+        control.perform { $0.streamPrerolled(.audio, serial: serial, at: now) }
     }
 
     // MARK: Pull side (the sink's thread)
@@ -205,11 +209,7 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
             if let firstMedia = take(into: buffer, from: &written, upTo: limit, serial: serial), !anchored {
                 // What is heard at that instant is the clock.
                 let heardHost = heardAt + Double(firstFrame) / rate
-                control.update { s in
-                    if s.serial == serial, !s.prerolling, !s.clock.isPaused(at: heardHost) {
-                        s.clock.set(position: firstMedia, at: heardHost)
-                    }
-                }
+                control.send { $0.audioHeard(serial: serial, position: firstMedia, at: heardHost) }
                 anchored = true
             }
             if written < limit {

@@ -45,7 +45,7 @@ final class Demuxer: Sendable {
         var serial = 0
         var atEnd = false
         while !routes.allSatisfy({ $0.packets.isAborted }) {
-            if let seek = control.takeSeek() {
+            if let seek = control.send({ $0.seekTaken() }) {
                 serial = seek.serial
                 do {
                     let preroll = seek.accurateTarget == nil ? 0 : Self.accurateSeekPreroll

@@ -29,11 +29,14 @@ struct ProducerStage {
         cursor = .nan
     }
 
-    mutating func render(_ frame: Frame, position: Double, rate: Double, correction: Double) throws(FFmpegError) -> Chunk {
-        if tempo?.tempo ?? 1 != rate { tempo = rate == 1 ? nil : AudioTempoFilter(tempo: rate) }
+    /// Converts `frame` (its first sample at media `position`) at `speed`: the tempo filter takes
+    /// the rate, the resampler the correction.
+    mutating func render(_ frame: Frame, position: Double, speed: PlaybackSpeed) throws(FFmpegError) -> Chunk {
+        let correction = speed.correction
+        if tempo?.tempo ?? 1 != speed.rate { tempo = speed.rate == 1 ? nil : AudioTempoFilter(tempo: speed.rate) }
         // Without a tempo filter output follows input sample for sample: take the frame's own time.
         if tempo == nil || cursor.isNaN { cursor = position }
-        let mediaPerFrame = rate * (1 + correction) / Double(format.sampleRate)
+        let mediaPerFrame = speed.effective / Double(format.sampleRate)
         scratch.removeAll(keepingCapacity: true)
         var produced = 0
         if let tempo {
@@ -50,7 +53,7 @@ struct ProducerStage {
 
     /// What the tempo filter still holds, at the end of the stream.
     mutating func drain() throws(FFmpegError) -> Chunk {
-        let mediaPerFrame = (tempo?.tempo ?? 1) / Double(format.sampleRate)
+        let mediaPerFrame = PlaybackSpeed(rate: tempo?.tempo ?? 1).effective / Double(format.sampleRate)
         scratch.removeAll(keepingCapacity: true)
         var produced = 0
         try tempo?.process(nil) { [resampler] out throws(FFmpegError) in

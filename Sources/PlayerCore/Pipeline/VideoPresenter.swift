@@ -8,6 +8,9 @@ final class VideoPresenter: Sendable {
     static let maxSleep = 0.01
     /// A frame within this of the clock is due now (sleeping less is not precise anyway).
     static let dueTolerance = 0.0005
+    /// Floor of the clock rate when turning a media wait into a host wait (a clock just restarted
+    /// or switching may report 0): the wait is capped by ``maxSleep`` anyway.
+    static let minimumWaitRate = 0.01
 
     private let frames: VideoFrameQueue
     private let control: PlaybackControl
@@ -24,38 +27,32 @@ final class VideoPresenter: Sendable {
         while !frames.isAborted {
             guard let head = frames.peek(timeout: Self.maxSleep) else { continue }
             let now = control.time.now()
-            let s = control.settled(at: now) { ($0.serial, $0.prerolling, $0.videoPrerolled, $0.clock, $0.pendingSteps, $0.stopPosition) }
-            let (serial, prerolling, videoPrerolled, clock, steps, stop) = s
-            guard head.serial == serial else { frames.pop(); continue }
+            let (serial, awaitsFirst, prerolling, clock, stop) = control.settled(at: now) {
+                ($0.serial, $0.awaitsFirstPicture, $0.prerolling, $0.clock, $0.stopPosition)
+            }
+            guard head.serial == serial else { frames.pop(expecting: head); continue }
             guard case .payload(let frame) = head.entry else {
-                frames.pop()
-                control.markEnded(serial: serial, video: true)
+                if frames.pop(expecting: head) { control.perform { $0.streamEnded(.video, serial: serial, at: now) } }
                 continue
             }
             if let stop, frame.position >= stop {
-                frames.pop()
-                control.markEnded(serial: serial, video: true)
+                if frames.pop(expecting: head) { control.perform { $0.streamEnded(.video, serial: serial, at: now) } }
                 continue
             }
             // The first picture of a generation is shown at once (it covers the preroll), then held.
-            if prerolling {
-                if !videoPrerolled {
-                    present(frame, at: now, serial: serial)
-                    control.markPrerolled(serial: serial, video: true, position: frame.position)
-                } else {
-                    Thread.sleep(forTimeInterval: Self.maxSleep / 2)
+            if awaitsFirst {
+                if present(head, frame, at: now, serial: serial) {
+                    control.perform { $0.streamPrerolled(.video, serial: serial, position: frame.position, at: now) }
                 }
                 continue
             }
+            if prerolling {
+                Thread.sleep(forTimeInterval: Self.maxSleep / 2)
+                continue
+            }
             if clock.isPaused(at: now) {
-                if steps > 0 {
-                    // The clock moves first, so whoever sees the picture sees the position with it.
-                    control.update { st in
-                        guard st.serial == serial else { return }
-                        st.pendingSteps -= 1
-                        st.clock.set(position: frame.position, at: now)
-                    }
-                    present(frame, at: now, serial: serial)
+                if control.send({ $0.stepTaken(serial: serial, position: frame.position, at: now) }) {
+                    present(head, frame, at: now, serial: serial)
                 } else {
                     Thread.sleep(forTimeInterval: Self.maxSleep)
                 }
@@ -63,38 +60,32 @@ final class VideoPresenter: Sendable {
             }
             // Unpaced: every picture as soon as it is decoded (while playing: not before play()).
             if fast {
-                present(frame, at: now, serial: serial)
+                present(head, frame, at: now, serial: serial)
                 continue
             }
             let master = clock.position(at: now)
             if frame.position > master + Self.dueTolerance {
-                let wait = (frame.position - master) / max(clock.rate(at: now), 0.01)
+                let wait = (frame.position - master) / max(clock.rate(at: now), Self.minimumWaitRate)
                 Thread.sleep(forTimeInterval: min(wait, Self.maxSleep))
                 continue
             }
             // Late: the next picture is already due, so this one would only delay it.
             if let next = frames.peekSecond(), next.serial == serial, case .payload(let nextFrame) = next.entry,
                nextFrame.position <= master {
-                frames.pop()
-                control.update { if $0.serial == serial { $0.stats.droppedFrames += 1 } }
+                if frames.pop(expecting: head) { control.send { $0.pictureDropped(serial: serial) } }
                 continue
             }
-            present(frame, at: now, serial: serial)
+            present(head, frame, at: now, serial: serial)
         }
         sink.finish()
     }
 
-    private func present(_ frame: VideoFrame, at now: Double, serial: Int) {
-        frames.pop()
+    /// Takes `head` off the queue and shows it, unless a seek flushed it since it was peeked.
+    @discardableResult
+    private func present(_ head: Queued<VideoFrame>, _ frame: VideoFrame, at now: Double, serial: Int) -> Bool {
+        guard frames.pop(expecting: head) else { return false }
         sink.present(frame, hostTime: now)
-        let first = control.update { s -> Bool in
-            guard s.serial == serial else { return false }
-            s.stats.videoFrames += 1
-            s.stats.endPosition = max(s.stats.endPosition, frame.position + frame.duration)
-            defer { s.presentedAny = true }
-            return !s.presentedAny
-        }
-        if first { control.events.emit(.firstFrame(position: frame.position, hostTime: now)) }
-        control.events.emit(.framePresented(position: frame.position, hostTime: now))
+        control.perform { $0.picturePresented(serial: serial, position: frame.position, duration: frame.duration, at: now) }
+        return true
     }
 }

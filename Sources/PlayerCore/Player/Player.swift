@@ -147,8 +147,8 @@ public final class Player: Sendable {
     /// 0 once ``close()`` has returned. For resource accounting (the story navigator's budget).
     public var runningThreads: Int { (threads + [demuxThread]).count { $0.isRunning } }
 
-    public var rate: Double { control.read { $0.rate } }
-    public var correction: Double { control.read { $0.correction } }
+    public var rate: Double { control.read { $0.speed.rate } }
+    public var correction: Double { control.read { $0.speed.correction } }
     public var stats: PlaybackStats { control.read { $0.stats } }
     public var hasVideo: Bool { control.hasVideo }
     public var hasAudio: Bool { control.hasAudio }
@@ -157,12 +157,7 @@ public final class Player: Sendable {
 
     public func play() {
         let now = control.time.now()
-        control.update { s in
-            s.settle(at: now)
-            s.wantsPlaying = true
-            if !s.prerolling, s.clock.isPaused { s.clock.resume(at: now) }
-        }
-        hub.emit(.stateChanged(.playing))
+        control.perform { $0.play(at: now) }
     }
 
     /// Waits until the current preroll (opening's first frame, or a seek's) is done: the first
@@ -173,16 +168,8 @@ public final class Player: Sendable {
 
     /// Starts playing from the current position so that it resumes exactly at host time `hostTime`.
     public func play(at hostTime: Double) {
-        control.update { s in
-            s.wantsPlaying = true
-            if s.prerolling {
-                s.scheduledStart = hostTime
-            } else {
-                let position = s.clock.isPaused ? s.clock.anchorPosition : s.clock.position(at: hostTime)
-                s.clock = MediaClock(position: position, host: hostTime, rate: s.rate * (1 + s.correction), paused: false)
-            }
-        }
-        hub.emit(.stateChanged(.playing))
+        let now = control.time.now()
+        control.perform { $0.playScheduled(at: hostTime, now: now) }
     }
 
     /// Switches to `clock` at its anchor instant without seeking: until then the current clock runs
@@ -191,40 +178,21 @@ public final class Player: Sendable {
     /// applies at once, where it would be by now.
     public func switchClock(to clock: MediaClock) {
         let now = control.time.now()
-        control.update { s in
-            s.wantsPlaying = !clock.isPaused
-            s.scheduledStart = nil
-            var target = clock
-            target.rate = clock.rate * (1 + s.correction)
-            if s.prerolling {
-                s.rate = clock.rate
-                s.prerollPosition = clock.isPaused ? clock.anchorPosition : s.prerollPosition
-                if !clock.isPaused { s.scheduledStart = clock.anchorHost }
-                return
-            }
-            s.settle(at: now)
-            s.clock.next = target
-            s.settle(at: now)
-        }
-        hub.emit(.stateChanged(clock.isPaused ? .paused : .playing))
+        control.perform { $0.switchClock(to: clock, at: now) }
     }
 
     public func pause() {
         let now = control.time.now()
-        control.update { s in
-            s.settle(at: now)
-            s.wantsPlaying = false
-            s.scheduledStart = nil
-            s.clock.pause(at: now)
-        }
-        hub.emit(.stateChanged(.paused))
+        control.perform { $0.pause(at: now) }
     }
 
     /// Seeks and waits until the first frame at the target is ready (and shown, for video).
     /// Accurate: the first frame presented is the first with pts ≥ `position`, as ffmpeg's `-ss`.
     /// Not accurate: playback resumes from the keyframe at or before `position` (fast).
     public func seek(to position: Double, accurate: Bool = true) async {
-        let serial = control.beginSeek(to: clamp(position), accurate: accurate, startAt: nil)
+        let now = control.time.now()
+        let target = clamp(position)
+        let serial = control.beginSeek { $0.seekRequested(to: target, accurate: accurate, at: now) }
         queues.forEach { $0.nudge() }
         await control.waitForPreroll(serial: serial)
     }
@@ -233,10 +201,10 @@ public final class Player: Sendable {
     /// prerolls the decoders, and anchors the clock so the frame at `position` lands on `hostTime`.
     /// If the preroll finishes after `hostTime`, playback starts at once where it should be by then.
     public func schedule(position: Double, at hostTime: Double) async {
-        control.update { $0.wantsPlaying = true }
-        let serial = control.beginSeek(to: clamp(position), accurate: true, startAt: hostTime)
+        let now = control.time.now()
+        let target = clamp(position)
+        let serial = control.beginSeek { $0.scheduled(position: target, at: hostTime, now: now) }
         queues.forEach { $0.nudge() }
-        hub.emit(.stateChanged(.playing))
         await control.waitForPreroll(serial: serial)
     }
 
@@ -244,40 +212,24 @@ public final class Player: Sendable {
     public func setRate(_ rate: Double) {
         let r = min(max(rate, Self.rateRange.lowerBound), Self.rateRange.upperBound)
         let now = control.time.now()
-        control.update { s in
-            s.settle(at: now)
-            s.rate = r
-            s.clock.setRate(r * (1 + s.correction), at: now)
-        }
+        control.send { $0.setRate(r, at: now) }
     }
 
     /// A small speed correction on top of the rate, for sync (clamped to ±``maxCorrection``).
     public func setCorrection(_ fraction: Double) {
         let c = min(max(fraction, -Self.maxCorrection), Self.maxCorrection)
         let now = control.time.now()
-        control.update { s in
-            s.settle(at: now)
-            if var next = s.clock.next, !next.isPaused {
-                next.rate = next.rate / (1 + s.correction) * (1 + c)
-                s.clock.next = next
-            }
-            s.correction = c
-            s.clock.setRate(s.rate * (1 + c), at: now)
-        }
+        control.send { $0.setCorrection(c, at: now) }
     }
 
     /// Pauses and shows the next picture.
     public func step() {
         let now = control.time.now()
-        control.update { s in
-            s.wantsPlaying = false
-            s.clock.pause(at: now)
-            s.pendingSteps += 1
-        }
+        control.send { $0.stepRequested(at: now) }
     }
 
     /// Playback ends at this media position instead of the end of the file.
-    public func setStopPosition(_ position: Double?) { control.update { $0.stopPosition = position } }
+    public func setStopPosition(_ position: Double?) { control.send { $0.setStopPosition(position) } }
 
     /// Waits until every stream has ended (or the player is closed).
     public func waitUntilEnded() async {

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// What a player tells its observers.
-public enum PlayerEvent: Sendable {
+public enum PlayerEvent: Sendable, Equatable {
     case stateChanged(PlayerState)
     /// The first picture after opening reached the video sink (for open-to-first-frame figures).
     case firstFrame(position: Double, hostTime: Double)

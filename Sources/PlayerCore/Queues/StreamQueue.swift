@@ -14,6 +14,9 @@ public struct Queued<Payload: Sendable>: Sendable {
     /// Bytes and media seconds it holds, for the fill statistics.
     public var bytes: Int
     public var duration: Double
+    /// Which put this is, counted over the queue's whole life (flushes do not reset it): names the
+    /// entry for ``StreamQueue/pop(expecting:)``.
+    public let sequence: Int
 }
 
 /// A FIFO between two pipeline threads, in the manner of ffplay's packet and frame queues.
@@ -39,6 +42,8 @@ public final class StreamQueue<Payload: Sendable>: @unchecked Sendable {
     private var duration = 0.0
     private var aborted = false
     private var currentSerial: Int
+    /// The ``Queued/sequence`` the next put gets.
+    private var nextSequence = 0
     public let capacity: Int?
 
     public init(capacity: Int? = nil, serial: Int = 0) {
@@ -61,7 +66,8 @@ public final class StreamQueue<Payload: Sendable>: @unchecked Sendable {
         }
         if aborted { return false }
         if serial != currentSerial { return true }
-        items.append(Queued(serial: serial, entry: entry, bytes: bytes, duration: duration))
+        items.append(Queued(serial: serial, entry: entry, bytes: bytes, duration: duration, sequence: nextSequence))
+        nextSequence += 1
         self.bytes += bytes
         self.duration += duration
         condition.broadcast()
@@ -99,8 +105,17 @@ public final class StreamQueue<Payload: Sendable>: @unchecked Sendable {
         condition.withLock { items.count > 1 ? items[1] : nil }
     }
 
-    /// Removes the head if it is still the one the caller looked at.
-    public func pop() { condition.withLock { _ = popLocked() } }
+    /// Removes the head if it is still `peeked`, the entry the caller looked at (``peek(timeout:)``,
+    /// ``peekSecond()``); returns whether it did. Between the look and the pop, a seek may have
+    /// flushed the queue and the new generation's first entry arrived: that one stays.
+    @discardableResult
+    public func pop(expecting peeked: Queued<Payload>) -> Bool {
+        condition.withLock {
+            guard items.first?.sequence == peeked.sequence else { return false }
+            _ = popLocked()
+            return true
+        }
+    }
 
     /// Drops every entry and starts generation `serial`.
     public func flush(serial: Int) {

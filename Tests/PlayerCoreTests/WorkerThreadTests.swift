@@ -1,0 +1,22 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import PlayerCore
+
+@Suite struct WorkerThreadTests {
+    /// The name is visible from the thread (Linux takes 15 bytes at most).
+    @Test func theThreadCarriesItsName() {
+        let seen = Mutex<String?>(nil)
+        let thread = WorkerThread(name: "tandem.present some-file.mp4") { seen.withLock { $0 = Thread.current.name } }
+        thread.join()
+        #expect(seen.withLock { $0 } == "tandem.present ")
+        #expect(!thread.isRunning)
+    }
+
+    @Test func namesAreCutBetweenCharacters() {
+        #expect(WorkerThread.threadName("short") == "short")
+        #expect(WorkerThread.threadName("tandem.vdec été.mp4") == "tandem.vdec ét")  // "é" is two bytes
+        #expect(WorkerThread.threadName("tandem.vdec été.mp4").utf8.count <= WorkerThread.maxNameBytes)
+    }
+}

@@ -412,7 +412,7 @@ import Testing
     @Test func partyEndedDisconnectsForGood() throws {
         let h = try playing()
         let out = h.receive(.partyEnded(PartyEnded(reason: "the host left")))
-        #expect(out == [.notice(.partyEnded("the host left")), .disconnect(reason: "party ended: the host left")])
+        #expect(out == [.notice(.partyEnded("the host left")), .disconnect(reason: "the host left")])
         #expect(h.core.ended)
         #expect(!h.core.isJoined)
         #expect(h.tick(position: 3).isEmpty)

@@ -156,7 +156,7 @@ public struct ParticipantCore: Sendable {
             return [.notice(.error(error)), .disconnect(reason: error.message)]
         case .partyEnded(let end):
             ended = true
-            return [.notice(.partyEnded(end.reason)), .disconnect(reason: "party ended: \(end.reason)")]
+            return [.notice(.partyEnded(end.reason)), .disconnect(reason: end.reason)]
         default:
             return []
         }

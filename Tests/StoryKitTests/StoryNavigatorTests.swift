@@ -192,7 +192,7 @@ import Testing
         // The player leaves its preroll at the instant on its own thread: wait for it to say so.
         let deadline = clock.now() + 30
         while second.state != .playing, clock.now() < deadline { await Task.yield() }
-        #expect(second.state == .playing && second.position > 0.5, "from 1 s, not from the start")
+        #expect(second.state == .playing && second.position > 0.5, "from 1 s, not from the start: \(second.state) at \(second.position)")
         #expect(first.state == .closed)
         #expect(await events.wait { $0 == .transitionCommitted(from: 0, to: 2) } != nil)
 

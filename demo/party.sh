@@ -33,6 +33,6 @@ done
 # The members leave by themselves (--duration); the party ends with its host.
 wait "${members[@]}"
 echo "--- what alice saw"
-tr '\r' '\n' < "$work/alice.err" | grep -v '^party ' | grep -v '^\s*$' | sed 's/\x1b\[K//g' | head -3
+tr '\r' '\n' < "$work/alice.err" | grep -v '^party ' | grep -v '^\s*$' | grep -v 'tandem.ipc' | sed 's/\x1b\[K//g' | head -3
 echo "--- what the host saw"
-tr '\r' '\n' < "$work/host.err" | grep -v '^party ' | grep -v '^\s*$' | sed 's/\x1b\[K//g'
+tr '\r' '\n' < "$work/host.err" | grep -v '^party ' | grep -v '^\s*$' | grep -v 'tandem.ipc' | sed 's/\x1b\[K//g'

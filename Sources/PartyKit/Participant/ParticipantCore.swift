@@ -145,7 +145,8 @@ public struct ParticipantCore: Sendable {
         case .presence(let info):
             let before = participants.first { $0.id == info.id }?.presence
             participants = participants.map { $0.id == info.id ? info : $0 }
-            guard info.id != me?.id, info.presence != before else { return [] }
+            // "syncing" is every joiner's first second: not worth a line.
+            guard info.id != me?.id, info.presence != before, info.presence?.state != .syncing else { return [] }
             return [.notice(.presenceChanged(info, item: timeline?.item ?? 0))]
         case .hostChanged(let info):
             participants = participants.map { $0.id == info.id ? info : ($0.role == .host ? demoted($0) : $0) }

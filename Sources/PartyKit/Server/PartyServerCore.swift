@@ -46,6 +46,11 @@ public struct PartyServerCore: Sendable {
     public var partyCount: Int { parties.count }
     public func timeline(of party: String) -> Timeline? { parties[party]?.timeline }
     public func participants(of party: String) -> [ParticipantInfo] { parties[party]?.participants ?? [] }
+    /// Whether `token` is the media credential of `party` (a host's relay connection shows it).
+    public func isMediaToken(_ token: String, of party: String) -> Bool {
+        guard let key = parties[party]?.key else { return false }
+        return MediaToken.matches(authorization: "Bearer \(token)", token: MediaToken.derive(key: key, party: party))
+    }
 
     // MARK: Events
 

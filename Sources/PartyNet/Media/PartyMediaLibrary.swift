@@ -26,12 +26,22 @@ public final class PartyMediaLibrary: Sendable {
         bytes.add(count, ordering: .relaxed)
     }
 
-    public init() {}
+    /// Items whose bytes a host sends through its relay connection (`tandem serve`).
+    public let relay: MediaRelay
+
+    public init(relay: MediaRelay = MediaRelay()) { self.relay = relay }
 
     /// Serves `files` (item index → local path) for `party` to holders of `key`.
     public func serve(party: String, key: String, files: [Int: String]) {
         let entry = Entry(token: MediaToken.derive(key: key, party: party), files: files)
         parties.withLock { $0[party] = entry }
+    }
+
+    /// Serves `party`'s relayed items to holders of `token` (its files stay with its host).
+    func serveRelayed(party: String, token: String) {
+        parties.withLock { parties in
+            if parties[party] == nil { parties[party] = Entry(token: token, files: [:]) }
+        }
     }
 
     public func remove(party: String) {

@@ -56,6 +56,7 @@ public actor PartyServerRunner {
     public var partyCount: Int { core.partyCount }
 
     private func accept(_ connection: WebSocketConnection) async {
+        if connection.requestPath.hasSuffix("/relay") { return await acceptRelay(connection) }
         let id = nextConnection
         nextConnection += 1
         connections[id] = connection
@@ -66,6 +67,34 @@ public actor PartyServerRunner {
         connections[id] = nil
         perform(core.disconnected(id, now: clock.now()))
         if let reason = connection.closeReason { logger.debug("connection closed", metadata: ["id": "\(id)", "reason": "\(reason)"]) }
+    }
+
+    /// A host's relay connection: its first message offers the party's items (with the party's
+    /// media token); then it answers the server's fetches until it closes.
+    private func acceptRelay(_ connection: WebSocketConnection) async {
+        var party: String?
+        for await inbound in connection.inbound {
+            guard let message = RelayProtocol.decode(inbound.text) else {
+                connection.close(reason: "not a relay message")
+                break
+            }
+            if let party {
+                media.relay.received(message, party: party)
+                continue
+            }
+            guard case .offer(let offer) = message, core.isMediaToken(offer.token, of: offer.party),
+                  connection.requestPath == RelayProtocol.path(party: offer.party) else {
+                logger.info("relay connection refused", metadata: ["peer": "\(connection.remoteDescription)"])
+                connection.close(reason: "relay refused: unknown party or wrong credential")
+                break
+            }
+            party = offer.party
+            media.serveRelayed(party: offer.party, token: offer.token)
+            media.relay.attach(party: offer.party, connection: connection,
+                               sizes: Dictionary(offer.items.map { ($0.index, $0.bytes) }, uniquingKeysWith: { a, _ in a }))
+            logger.info("relaying media", metadata: ["party": "\(offer.party)", "items": "\(offer.items.count)"])
+        }
+        if let party { media.relay.detach(party: party, connection: connection) }
     }
 
     private func tick() { perform(core.tick(now: clock.now())) }

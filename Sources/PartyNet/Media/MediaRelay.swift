@@ -1,0 +1,160 @@
+import DequeModule
+import Foundation
+import PartyKit
+import Synchronization
+import WebSocketTransport
+
+/// The party server's side of relayed media: the hosts' relay connections, the chunks fetched
+/// through them, and the requests waiting for chunks. A chunk that several members want at once
+/// is fetched once; fetched chunks stay in a bounded cache (oldest out first), so N members
+/// watching the same part cost the host about one upload of it.
+public final class MediaRelay: Sendable {
+    /// Default cache size: an hour of a 500 kbit/s stream, a few minutes of HD.
+    public static let defaultCacheBytes = 256 << 20
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    struct ChunkKey: Hashable, Sendable {
+        var party: String
+        var item: Int
+        var index: Int64
+    }
+
+    private struct Upstream {
+        let connection: WebSocketConnection
+        let sizes: [Int: Int64]
+    }
+
+    private struct State {
+        var upstreams: [String: Upstream] = [:]
+        var cache: [ChunkKey: [UInt8]] = [:]
+        var order = Deque<ChunkKey>()
+        var cacheBytes = 0
+        var waiting: [ChunkKey: [CheckedContinuation<[UInt8], any Error>]] = [:]
+        var inFlight: [Int: ChunkKey] = [:]
+        var nextID = 1
+        var uploaded: Int64 = 0
+    }
+
+    private let state = Mutex(State())
+    private let cacheLimit: Int
+
+    public init(cacheBytes: Int = MediaRelay.defaultCacheBytes) {
+        cacheLimit = max(cacheBytes, RelayProtocol.chunkBytes)
+    }
+
+    /// Bytes the hosts have sent through their relay connections since start.
+    public var uploadedBytes: Int64 { state.withLock { $0.uploaded } }
+
+    /// The size of a relayed item, nil when no host relays it now.
+    func size(party: String, item: Int) -> Int64? { state.withLock { $0.upstreams[party]?.sizes[item] } }
+
+    // MARK: The host's connection
+
+    /// A host's relay connection offers `sizes` (item → bytes) of `party`; it replaces an older one.
+    func attach(party: String, connection: WebSocketConnection, sizes: [Int: Int64]) {
+        let old = state.withLock { state -> WebSocketConnection? in
+            let old = state.upstreams[party]?.connection
+            state.upstreams[party] = Upstream(connection: connection, sizes: sizes)
+            return old
+        }
+        if let old, old !== connection { old.close(reason: "replaced by a newer relay connection") }
+    }
+
+    /// The host's relay connection closed: requests waiting for its chunks fail.
+    func detach(party: String, connection: WebSocketConnection) {
+        let failed = state.withLock { state -> [CheckedContinuation<[UInt8], any Error>] in
+            guard state.upstreams[party]?.connection === connection else { return [] }
+            state.upstreams[party] = nil
+            var failed: [CheckedContinuation<[UInt8], any Error>] = []
+            for (id, key) in state.inFlight where key.party == party {
+                state.inFlight[id] = nil
+                failed += state.waiting.removeValue(forKey: key) ?? []
+            }
+            return failed
+        }
+        for waiter in failed { waiter.resume(throwing: Failure(description: "the host's relay connection closed")) }
+    }
+
+    /// A message on `party`'s relay connection.
+    func received(_ message: RelayMessage, party: String) {
+        switch message {
+        case .chunk(let chunk):
+            let bytes = [UInt8](chunk.data)
+            let waiters = state.withLock { state -> [CheckedContinuation<[UInt8], any Error>] in
+                guard let key = state.inFlight.removeValue(forKey: chunk.id), key.party == party else { return [] }
+                state.uploaded += Int64(bytes.count)
+                store(key, bytes, in: &state)
+                return state.waiting.removeValue(forKey: key) ?? []
+            }
+            for waiter in waiters { waiter.resume(returning: bytes) }
+        case .failed(let failure):
+            let waiters = state.withLock { state -> [CheckedContinuation<[UInt8], any Error>] in
+                guard let key = state.inFlight.removeValue(forKey: failure.id), key.party == party else { return [] }
+                return state.waiting.removeValue(forKey: key) ?? []
+            }
+            for waiter in waiters { waiter.resume(throwing: Failure(description: "the host could not read it: \(failure.reason)")) }
+        case .offer, .fetch:
+            break
+        }
+    }
+
+    // MARK: Members' requests
+
+    /// Chunk `index` (``RelayProtocol/chunkBytes`` each) of `item`: from the cache, or fetched
+    /// from the host (once, however many ask).
+    func chunk(party: String, item: Int, index: Int64) async throws -> [UInt8] {
+        let key = ChunkKey(party: party, item: item, index: index)
+        return try await withCheckedThrowingContinuation { continuation in
+            let outcome = state.withLock { state -> Result<[UInt8], Failure>? in
+                if let bytes = state.cache[key] { return .success(bytes) }
+                state.waiting[key, default: []].append(continuation)
+                if state.waiting[key]!.count == 1, !state.inFlight.values.contains(key) {
+                    if let failure = requestFetch(key, in: &state) {
+                        state.waiting[key] = nil
+                        return .failure(failure)
+                    }
+                }
+                return nil
+            }
+            if let outcome { continuation.resume(with: outcome.mapError { $0 as any Error }) }
+        }
+    }
+
+    /// Starts fetching chunks that will be wanted soon (nothing waits for them here).
+    func prefetch(party: String, item: Int, indices: ClosedRange<Int64>) {
+        state.withLock { state in
+            for index in indices {
+                let key = ChunkKey(party: party, item: item, index: index)
+                guard state.cache[key] == nil, !state.inFlight.values.contains(key) else { continue }
+                _ = requestFetch(key, in: &state)
+            }
+        }
+    }
+
+    private func requestFetch(_ key: ChunkKey, in state: inout State) -> Failure? {
+        guard let upstream = state.upstreams[key.party], let size = upstream.sizes[key.item] else {
+            return Failure(description: "no host relays item \(key.item) of this party now")
+        }
+        let offset = key.index * Int64(RelayProtocol.chunkBytes)
+        guard offset < size else { return Failure(description: "past the end of item \(key.item)") }
+        let id = state.nextID
+        state.nextID += 1
+        state.inFlight[id] = key
+        let length = Int(min(Int64(RelayProtocol.chunkBytes), size - offset))
+        upstream.connection.send(RelayProtocol.encode(.fetch(RelayFetch(id: id, item: key.item, offset: offset, length: length))))
+        return nil
+    }
+
+    private func store(_ key: ChunkKey, _ bytes: [UInt8], in state: inout State) {
+        guard state.cache[key] == nil else { return }
+        state.cache[key] = bytes
+        state.order.append(key)
+        state.cacheBytes += bytes.count
+        while state.cacheBytes > cacheLimit, let oldest = state.order.popFirst() {
+            state.cacheBytes -= state.cache.removeValue(forKey: oldest)?.count ?? 0
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Logging
+import PartyKit
+import WebSocketTransport
+
+/// A host's relay connection to its party server (`tandem host --server`): it offers the host's
+/// files and answers the server's fetches with their bytes, so members without a copy can stream
+/// them from the server. The host dials out; it reconnects with backoff if the connection drops.
+public struct MediaUpstream: Sendable {
+    /// Reconnect backoff: 0.2 s doubling to 5 s.
+    static let backoffStart = 0.2
+    static let backoffMax = 5.0
+
+    public let link: PartyLink
+    /// Item index → local file.
+    public let files: [Int: String]
+    public let logger: Logger
+
+    public init(link: PartyLink, files: [Int: String], logger: Logger) {
+        self.link = link
+        self.files = files
+        self.logger = logger
+    }
+
+    /// Runs until cancelled.
+    public func run() async {
+        var failures = 0
+        while !Task.isCancelled {
+            do {
+                try await serveOnce()
+                failures = 0
+            } catch {
+                failures += 1
+                logger.debug("relay connection failed", metadata: ["error": "\(error)"])
+            }
+            if Task.isCancelled { return }
+            let wait = min(Self.backoffStart * pow(2, Double(max(failures - 1, 0))), Self.backoffMax)
+            try? await Task.sleep(nanoseconds: UInt64(wait * 1e9))
+        }
+    }
+
+    private func serveOnce() async throws {
+        let connection = try await WebSocketClient.connect(host: link.host, port: link.port, path: RelayProtocol.path(party: link.party),
+                                                           limits: WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes),
+                                                           logger: logger)
+        let readers = try files.mapValues { try FileReader(path: $0) }
+        let items = readers.map { RelayOffer.Item(index: $0.key, bytes: $0.value.size) }.sorted { $0.index < $1.index }
+        connection.send(RelayProtocol.encode(.offer(RelayOffer(party: link.party, token: MediaToken.derive(key: link.key, party: link.party),
+                                                               items: items))))
+        await withTaskCancellationHandler {
+            for await inbound in connection.inbound {
+                guard case .fetch(let fetch) = RelayProtocol.decode(inbound.text) else { continue }
+                guard let reader = readers[fetch.item], fetch.length > 0, fetch.length <= RelayProtocol.chunkBytes else {
+                    connection.send(RelayProtocol.encode(.failed(RelayFailed(id: fetch.id, reason: "no such item or length"))))
+                    continue
+                }
+                do {
+                    let data = try await reader.read(offset: fetch.offset, length: fetch.length)
+                    connection.send(RelayProtocol.encode(.chunk(RelayChunk(id: fetch.id, data: data))))
+                } catch {
+                    connection.send(RelayProtocol.encode(.failed(RelayFailed(id: fetch.id, reason: "\(error)"))))
+                }
+            }
+        } onCancel: {
+            connection.close(reason: "host leaving")
+        }
+    }
+}
+
+/// Reads byte ranges of one file on a thread of its own (file I/O never runs on the caller's).
+final class FileReader: Sendable {
+    let size: Int64
+    private let path: String
+    private let queue: DispatchQueue
+
+    init(path: String) throws {
+        self.path = path
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+        queue = DispatchQueue(label: "tandem.relay.read")
+    }
+
+    func read(offset: Int64, length: Int) async throws -> Data {
+        let path = self.path
+        return try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                continuation.resume(with: Result {
+                    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+                    defer { try? handle.close() }
+                    try handle.seek(toOffset: UInt64(offset))
+                    return try handle.read(upToCount: length) ?? Data()
+                })
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Logging
+import PartyKit
+import PartyNet
+import PlayerCore
+import Testing
+import WebSocketTransport
+
+/// `tandem serve` relays a host's files: the host dials the server, the server fetches chunks and
+/// caches them, members stream from the server.
+@Suite(.serialized) struct MediaRelayTests {
+    static let file = PartyLoopbackTests.media + "/party.mp4"
+
+    @Test func membersStreamTheHostsFileThroughTheServerAndTheHostUploadsItOnce() async throws {
+        let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
+        let port = try await server.start()
+        let link = PartyLink(host: "127.0.0.1", port: port, party: "relayed", key: "k")
+        let notices = PartyLoopbackTests.Notices()
+        // The host creates the party (no listening port of its own), then opens its relay connection.
+        let host = PartyLoopbackTests.member(link, name: "Hana", create: PartyConfig(items: [PartyLoopbackTests.item("party.mp4")]),
+                                             notices: notices)
+        let hostRun = Task { await host.run() }
+        #expect(await PartyLoopbackTests.waitUntil { await host.status.me != nil })
+        let upstream = Task { await MediaUpstream(link: link, files: [0: Self.file], logger: Logger(label: "test")).run() }
+        let url = "http://127.0.0.1:\(port)\(MediaPath.path(party: link.party, item: 0))"
+        let headers = ["headers": MediaToken.header(key: link.key, party: link.party)]
+        #expect(await PartyLoopbackTests.waitUntil { (try? await RawHTTP.get(port: port, MediaPath.path(party: link.party, item: 0),
+            method: "HEAD", headers: ["Authorization": "Bearer \(MediaToken.derive(key: link.key, party: link.party))"]).status) == 200 })
+
+        // Four members decode the whole file from the server at once: each gets ffmpeg's frames.
+        let reference = try MediaServingTests.ffmpegFrameMD5(Self.file).map(MediaServingTests.sizeAndHash)
+        try await withThrowingTaskGroup(of: [String].self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    let out = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-relay-\(UUID().uuidString)").path
+                    defer { try? FileManager.default.removeItem(atPath: out) }
+                    var options = PlayerOptions(videoSink: try FrameMD5Sink(path: out), audioSink: nil, fast: true)
+                    options.inputOptions = headers
+                    let player = try await Player.open(url, options: options)
+                    player.play()
+                    await player.waitUntilEnded()
+                    await player.close()
+                    return try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
+                        .map(MediaServingTests.sizeAndHash)
+                }
+            }
+            for try await frames in group { #expect(frames == reference) }
+        }
+        let size = try FileManager.default.attributesOfItem(atPath: Self.file)[.size] as! Int
+        let uploaded = server.media.relay.uploadedBytes
+        #expect(uploaded >= Int64(size) / 2, "the host uploaded \(uploaded) bytes")
+        #expect(uploaded <= Int64(size) + Int64(RelayProtocol.chunkBytes), "four readers, one upload: \(uploaded) of \(size)")
+
+        // A wrong credential on the relay path is refused; the relayed media still needs the token.
+        #expect(try await RawHTTP.get(port: port, MediaPath.path(party: link.party, item: 0)).status == 403)
+
+        // The host leaves: its relay goes, and so do the relayed items.
+        upstream.cancel()
+        await upstream.value
+        #expect(await PartyLoopbackTests.waitUntil {
+            (try? await RawHTTP.get(port: port, MediaPath.path(party: link.party, item: 0),
+                                    headers: ["Authorization": "Bearer \(MediaToken.derive(key: link.key, party: link.party))"]).status) == 404
+        })
+        await host.leave()
+        _ = await hostRun.value
+        await host.shutDown()
+        await server.stop()
+    }
+
+    @Test func aRelayOfferWithTheWrongCredentialIsRefused() async throws {
+        let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
+        let port = try await server.start()
+        let link = PartyLink(host: "127.0.0.1", port: port, party: "guarded", key: "k")
+        let host = PartyLoopbackTests.member(link, name: "Hana", create: PartyConfig(items: [PartyLoopbackTests.item("party.mp4")]),
+                                             notices: PartyLoopbackTests.Notices())
+        let hostRun = Task { await host.run() }
+        #expect(await PartyLoopbackTests.waitUntil { await host.status.me != nil })
+        // A relay connection that offers the wrong credential is closed with a reason, and nothing is served.
+        let rogue = try await WebSocketClient.connect(host: "127.0.0.1", port: port, path: RelayProtocol.path(party: link.party),
+                                                     logger: Logger(label: "test"))
+        rogue.send(RelayProtocol.encode(.offer(RelayOffer(party: link.party, token: MediaToken.derive(key: "not-the-key", party: link.party),
+                                                          items: [.init(index: 0, bytes: 1000)]))))
+        for await _ in rogue.inbound {}
+        #expect(rogue.closeReason?.contains("relay refused") == true, "\(String(describing: rogue.closeReason))")
+        let answer = try await RawHTTP.get(port: port, MediaPath.path(party: link.party, item: 0),
+                                           headers: ["Authorization": "Bearer \(MediaToken.derive(key: link.key, party: link.party))"])
+        #expect(answer.status == 404)
+        #expect(server.media.relay.uploadedBytes == 0)
+        await host.leave()
+        _ = await hostRun.value
+        await host.shutDown()
+        await server.stop()
+    }
+}

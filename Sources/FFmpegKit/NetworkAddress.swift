@@ -5,6 +5,11 @@ struct NetworkAddress: Equatable {
     var host: String
     var port: Int
 
+    init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
     /// Nil for a URL that is not http(s) (local paths, `file:`, `pipe:`…).
     init?(url: String) {
         guard let scheme = url.range(of: "://").map({ url[..<$0.lowerBound].lowercased() }),

@@ -46,6 +46,25 @@ import Testing
         }
     }
 
+    /// The test server answers as a web server does: HEAD without a body, a range as 206 with
+    /// exactly those bytes, and in no-ranges mode the whole file whatever the `Range`.
+    @Test func theTestServerAnswersHeadAndRanges() async throws {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Self.clip)))
+        try await Self.withServedFolder { server in
+            let head = try await RawHTTP.get(port: server.port, "/party.mp4", method: "HEAD")
+            #expect(head.status == 200 && head.body.isEmpty)
+            #expect(head.headers["content-length"] == "\(bytes.count)" && head.headers["accept-ranges"] == "bytes")
+            let range = try await RawHTTP.get(port: server.port, "/party.mp4", headers: ["Range": "bytes=100-199"])
+            #expect(range.status == 206 && range.body == Array(bytes[100...199]))
+            #expect(range.headers["content-range"] == "bytes 100-199/\(bytes.count)")
+            server.mode = .noRanges
+            let whole = try await RawHTTP.get(port: server.port, "/party.mp4", headers: ["Range": "bytes=100-199"])
+            #expect(whole.status == 200 && whole.body == bytes && whole.headers["accept-ranges"] == nil)
+            server.mode = .notFound
+            #expect(try await RawHTTP.get(port: server.port, "/party.mp4").status == 404)
+        }
+    }
+
     @Test func anMP4OverHTTPHasTheLocalFilesDurationAndLayout() async throws {
         let local = try MediaIdentification.identify(file: Self.clip)
         try await Self.withServedFolder { server in

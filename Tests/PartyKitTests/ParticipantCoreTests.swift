@@ -412,7 +412,7 @@ import Testing
     @Test func partyEndedDisconnectsForGood() throws {
         let h = try playing()
         let out = h.receive(.partyEnded(PartyEnded(reason: "the host left")))
-        #expect(out == [.notice(.partyEnded("the host left")), .disconnect(reason: "party ended: the host left")])
+        #expect(out == [.notice(.partyEnded("the host left")), .disconnect(reason: "the host left")])
         #expect(h.core.ended)
         #expect(!h.core.isJoined)
         #expect(h.tick(position: 3).isEmpty)
@@ -542,4 +542,35 @@ import Testing
 
 private extension ParticipantCore.Action {
     var asStatuses: [Status] { [self].statuses }
+}
+
+@Suite struct MemberPresenceTests {
+    @Test func aPlayerThatCannotOpenTheItemSaysSoAtOnce() throws {
+        let h = MemberHarness.participant()
+        h.start()
+        h.receive(.welcome(h.welcome(timeline: Timeline(epoch: 1, partyTime: h.party(0)))))
+        let out = h.core.mediaReport(source: nil, problem: "party.mp4: HTTP 404 not found", now: 0.5)
+        guard case .send(.status(let status)) = try #require(out.first) else { Issue.record("no status: \(out)"); return }
+        #expect(status.state == .unavailable)
+        #expect(status.problem == "party.mp4: HTTP 404 not found")
+        #expect(h.core.mediaReport(source: nil, problem: "party.mp4: HTTP 404 not found", now: 0.6).isEmpty)
+        // Playing again (the next item opened): the problem is gone from its statuses.
+        let back = h.core.mediaReport(source: "streaming", problem: nil, now: 0.7)
+        guard case .send(.status(let again)) = try #require(back.first) else { Issue.record("no status: \(back)"); return }
+        #expect(again.state != .unavailable && again.problem == nil && again.source == "streaming")
+    }
+
+    @Test func othersHearWhoCannotPlay() {
+        let h = MemberHarness.participant()
+        h.start()
+        h.receive(.welcome(h.welcome(timeline: Timeline(epoch: 1, item: 1, partyTime: h.party(0)))))
+        let gus = ParticipantInfo(id: "p9", name: "Gus", role: .participant, joinedAt: 1,
+                                  presence: Presence(state: .unavailable, problem: "no such codec"))
+        h.receive(.joined(ParticipantInfo(id: "p9", name: "Gus", role: .participant, joinedAt: 1)))
+        let out = h.receive(.presence(gus))
+        #expect(out == [.notice(.presenceChanged(gus, item: 1))])
+        #expect(PartyNotice.presenceChanged(gus, item: 1).text == "Gus can't play item 2: no such codec")
+        #expect(h.core.participants.first { $0.id == "p9" }?.presence?.state == .unavailable)
+        #expect(PartyNotice.participantList([gus]).text == "here: Gus: can't play: no such codec")
+    }
 }

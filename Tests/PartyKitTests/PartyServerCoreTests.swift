@@ -382,7 +382,7 @@ import Testing
     @Test func reportedRoundTripsLengthenTheLead() throws {
         let h = ServerHarness()
         h.standardParty()
-        #expect(h.send(2, .status(Status(epoch: 1, state: .ready, rttMs: 500)), at: 5).isEmpty)
+        #expect(h.send(2, .status(Status(epoch: 1, state: .ready, rttMs: 500)), at: 5).timelines.isEmpty, "a presence update, no new timeline")
         let play = try #require(h.send(1, .command(Command(id: 1, action: .play)), at: 10).timelines.first)
         #expect(near(play.partyTime, 10 + 0.5 + PartyServerCore.commandMargin))
         let seek = try #require(h.send(1, .command(Command(id: 2, action: .seek, value: 5)), at: 11).timelines.first)
@@ -655,8 +655,8 @@ import Testing
         #expect(near(wait.partyTime, 12 + commandLead))
         #expect(near(wait.position, 2))
         // Ready for an older epoch does not count; another member stalling adds no epoch.
-        #expect(h.send(2, .status(Status(epoch: 2, state: .ready)), at: 12.5).isEmpty)
-        #expect(h.send(3, .status(Status(epoch: 3, state: .stalled)), at: 12.6).isEmpty)
+        #expect(h.send(2, .status(Status(epoch: 2, state: .ready)), at: 12.5).timelines.isEmpty, "a presence update, no new timeline")
+        #expect(h.send(3, .status(Status(epoch: 3, state: .stalled)), at: 12.6).timelines.isEmpty, "a presence update, no new timeline")
         let readyOut = h.send(2, .status(Status(epoch: 3, state: .ready)), at: 13)
         let resume = try #require(readyOut.timelines.first)
         #expect(resume.epoch == 4)
@@ -685,7 +685,7 @@ import Testing
     @Test func stallWhilePausedChangesNothing() {
         let h = ServerHarness()
         h.standardParty()
-        #expect(h.send(2, .status(Status(epoch: 1, state: .stalled)), at: 5).isEmpty)
+        #expect(h.send(2, .status(Status(epoch: 1, state: .stalled)), at: 5).timelines.isEmpty, "a presence update, no new timeline")
         #expect(h.tick(at: 60).isEmpty)
         #expect(h.core.timeline(of: h.party)?.epoch == 1)
     }
@@ -698,7 +698,7 @@ import Testing
         let pause = try #require(h.send(1, .command(Command(id: 2, action: .pause)), at: 12.5).timelines.first)
         #expect(pause.epoch == 4)
         #expect(h.tick(at: 20).timelines.isEmpty)
-        #expect(h.send(2, .status(Status(epoch: 4, state: .ready)), at: 21).isEmpty)
+        #expect(h.send(2, .status(Status(epoch: 4, state: .ready)), at: 21).timelines.isEmpty, "a presence update, no new timeline")
         #expect(h.core.timeline(of: h.party)?.playing == false)
     }
 
@@ -755,5 +755,41 @@ import Testing
         let ticked = core.tick(now: 100)
         #expect(received.isEmpty && disconnected.isEmpty && ticked.isEmpty)
         #expect(core.partyCount == 0)
+    }
+}
+
+/// Everyone sees what each member's player is doing; a member that cannot play is not waited for.
+@Suite struct PresenceTests {
+    @Test func aStatusChangeIsToldToEveryoneOnce() throws {
+        let h = ServerHarness()
+        h.standardParty(carol: true)
+        let out = h.send(2, .status(Status(epoch: 1, state: .ready, source: "streaming")), at: 5)
+        let bob = try #require(h.core.participants(of: h.party).first { $0.name == "Bob" })
+        #expect(bob.presence == Presence(state: .watching, source: "streaming"))
+        #expect(out.recipients(of: .presence(bob)) == [1, 2, 3])
+        // The same again is no news.
+        #expect(h.send(2, .status(Status(epoch: 1, state: .ready, source: "streaming")), at: 6).isEmpty)
+    }
+
+    @Test func aMemberThatCannotPlayIsListedSoAndNotWaitedFor() throws {
+        let h = ServerHarness()
+        h.standardParty(carol: true)
+        h.send(1, .command(Command(id: 1, action: .play)), at: 10)
+        let wait = try #require(h.send(2, .status(Status(epoch: 2, state: .stalled)), at: 12).timelines.first)
+        #expect(!wait.playing)
+        let out = h.send(2, .status(Status(epoch: 3, state: .unavailable, problem: "HTTP 404 not found")), at: 12.5)
+        let bob = try #require(h.core.participants(of: h.party).first { $0.name == "Bob" })
+        #expect(bob.presence == Presence(state: .unavailable, problem: "HTTP 404 not found"))
+        #expect(out.recipients(of: .presence(bob)) == [1, 2, 3])
+        let resume = try #require(out.timelines.first)
+        #expect(resume.playing)
+        #expect(resume.reason == "went on without Bob")
+        // And it never stalls the group again while it cannot play.
+        #expect(h.send(2, .status(Status(epoch: 4, state: .unavailable, problem: "HTTP 404 not found")), at: 13).isEmpty)
+    }
+
+    @Test func problemsAreCutToOneLine() {
+        let long = String(repeating: "x", count: 5000)
+        #expect(Status(epoch: 1, state: .unavailable, problem: long).problem?.count == PartyProtocol.maxProblemLength)
     }
 }

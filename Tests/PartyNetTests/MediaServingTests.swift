@@ -152,6 +152,7 @@ import Testing
         let resolved = MediaResolver.resolve(Self.item, index: 3, party: "p", key: "k", base: "http://h:1", folders: ["/nonexistent"])
         #expect(resolved.origin == .streaming)
         #expect(resolved.url == "http://h:1/party/p/media/3")
+        #expect(resolved.note == "party.mp4: no copy here, streaming it from the party")
         #expect(resolved.inputOptions["headers"] == MediaToken.header(key: "k", party: "p"))
         #expect(resolved.inputOptions["headers"]?.contains("Bearer k\r") == false, "the key itself is never sent")
     }

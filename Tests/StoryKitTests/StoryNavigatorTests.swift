@@ -191,8 +191,10 @@ import Testing
         let second = try #require(await navigator.currentPlayer)
         // The player leaves its preroll at the instant on its own thread: wait for it to say so.
         let deadline = clock.now() + 30
-        while second.state != .playing, clock.now() < deadline { await Task.yield() }
-        #expect(second.state == .playing && second.position > 0.5, "from 1 s, not from the start")
+        while second.state == .paused, clock.now() < deadline { await Task.yield() }
+        // Playing (or, on a machine slow enough, already at the end of the short clip).
+        #expect([.playing, .ended].contains(second.state) && second.position > 0.5,
+                "from 1 s, not from the start: \(second.state) at \(second.position)")
         #expect(first.state == .closed)
         #expect(await events.wait { $0 == .transitionCommitted(from: 0, to: 2) } != nil)
 

@@ -60,6 +60,9 @@ public struct ParticipantCore: Sendable {
     private var nextStatus = -Double.infinity
     private var nextCommandID = 1
     public private(set) var ended = false
+    /// Where this member plays the current item from, and why it cannot (reported by its player).
+    public private(set) var mediaSource: String?
+    public private(set) var mediaProblem: String?
 
     public init(hello: Hello, tuning: SyncController.Tuning = .init()) {
         self.hello = hello
@@ -139,6 +142,12 @@ public struct ParticipantCore: Sendable {
         case .participants(let list):
             participants = list.participants
             return [.notice(.participantList(list.participants))]
+        case .presence(let info):
+            let before = participants.first { $0.id == info.id }?.presence
+            participants = participants.map { $0.id == info.id ? info : $0 }
+            // "syncing" is every joiner's first second: not worth a line.
+            guard info.id != me?.id, info.presence != before, info.presence?.state != .syncing else { return [] }
+            return [.notice(.presenceChanged(info, item: timeline?.item ?? 0))]
         case .hostChanged(let info):
             participants = participants.map { $0.id == info.id ? info : ($0.role == .host ? demoted($0) : $0) }
             if info.id == me?.id { me = info }
@@ -156,10 +165,20 @@ public struct ParticipantCore: Sendable {
             return [.notice(.error(error)), .disconnect(reason: error.message)]
         case .partyEnded(let end):
             ended = true
-            return [.notice(.partyEnded(end.reason)), .disconnect(reason: "party ended: \(end.reason)")]
+            return [.notice(.partyEnded(end.reason)), .disconnect(reason: end.reason)]
         default:
             return []
         }
+    }
+
+    /// Where the player opened the current item from (`source`), or why it could not (`problem`):
+    /// a member that cannot play says so at once, and is not waited for.
+    public mutating func mediaReport(source: String?, problem: String?, now: Double) -> [Action] {
+        guard source != mediaSource || problem != mediaProblem else { return [] }
+        mediaSource = source
+        mediaProblem = problem
+        guard isJoined else { return [] }
+        return [statusMessage(problem != nil ? .unavailable : (awaitingSeek == nil && everSynced ? .ready : .syncing))]
     }
 
     /// The player finished prerolling the seek it was given for `epoch`.
@@ -183,14 +202,15 @@ public struct ParticipantCore: Sendable {
             nextCheck = now + Self.checkInterval
             out += reconcile(now: now, player: player)
         }
-        if let waiting = awaitingSeek, everSynced, !reportedStall, now > waiting.at {
+        if let waiting = awaitingSeek, everSynced, !reportedStall, mediaProblem == nil, now > waiting.at {
             // The instant passed and the seek is not ready: the group should know.
             reportedStall = true
             out.append(statusMessage(.stalled))
         }
         if now >= nextStatus {
             nextStatus = now + Self.statusInterval
-            out.append(statusMessage(awaitingSeek == nil && everSynced ? .ready : (reportedStall ? .stalled : .syncing)))
+            out.append(statusMessage(mediaProblem != nil ? .unavailable
+                : awaitingSeek == nil && everSynced ? .ready : (reportedStall ? .stalled : .syncing)))
         }
         return out
     }
@@ -210,7 +230,8 @@ public struct ParticipantCore: Sendable {
     public func statusMessage(_ state: Status.State) -> Action {
         .send(.status(Status(epoch: appliedEpoch, state: state, skewMs: lastError.map { $0 * 1000 }.flatMap { $0.isFinite ? $0 : nil },
                              rttMs: clockSync.estimate.map { $0.minDelay * 1000 },
-                             offsetUncertaintyMs: clockSync.estimate.map { $0.uncertainty * 1000 })))
+                             offsetUncertaintyMs: clockSync.estimate.map { $0.uncertainty * 1000 },
+                             source: mediaSource, problem: state == .unavailable ? mediaProblem : nil)))
     }
 
     // MARK: Following the timeline
@@ -297,6 +318,8 @@ public enum PartyNotice: Sendable, Equatable {
     case participantLeft(ParticipantInfo, reason: String)
     case participantList([ParticipantInfo])
     case hostChanged(ParticipantInfo)
+    /// Someone's presence changed (can't play, stalled, watching again); `item` is the party's.
+    case presenceChanged(ParticipantInfo, item: Int)
     case timeline(Timeline, reason: String)
     case chat(ChatMessage)
     case refused(String)
@@ -311,7 +334,12 @@ public enum PartyNotice: Sendable, Equatable {
         case .joined(let w): "joined party \(w.party) as \(w.you.name) (\(w.participants.count) here)"
         case .participantJoined(let p): "\(p.name) joined the party"
         case .participantLeft(let p, let reason): "\(p.name) left (\(reason))"
-        case .participantList(let list): "here: " + list.map { "\($0.name)\($0.role == .host ? " (host)" : "")" }.joined(separator: ", ")
+        case .participantList(let list):
+            "here: " + list.map { p in
+                let role = p.role == .host ? " (host)" : ""
+                return "\(p.name)\(role)" + (p.presence.map { ": \($0.text(item: nil))" } ?? "")
+            }.joined(separator: ", ")
+        case .presenceChanged(let p, let item): "\(p.name) \(p.presence?.text(item: item) ?? "syncing")"
         case .hostChanged(let p): "\(p.name) is the host now"
         case .timeline(_, let reason): reason
         case .chat(let line): "<\(line.from)> \(line.text)"

@@ -21,6 +21,8 @@ public enum PartyMessage: Sendable, Equatable {
     case error(ErrorMessage)
     case partyEnded(PartyEnded)
     case hostChanged(ParticipantInfo)
+    /// A participant's presence changed (watching, stalled, can't play…).
+    case presence(ParticipantInfo)
 
     /// The wire name of the message's type.
     public var type: String {
@@ -43,6 +45,7 @@ public enum PartyMessage: Sendable, Equatable {
         case .error: "error"
         case .partyEnded: "partyEnded"
         case .hostChanged: "hostChanged"
+        case .presence: "presence"
         }
     }
 }
@@ -135,11 +138,49 @@ public struct ParticipantInfo: Sendable, Codable, Equatable {
     public var role: Role
     /// Party-clock time at which they joined (for handoff: the longest present becomes host).
     public var joinedAt: Double
-    public init(id: String, name: String, role: Role, joinedAt: Double) {
+    /// What their player is doing, as they last reported it (absent until their first status).
+    public var presence: Presence?
+    public init(id: String, name: String, role: Role, joinedAt: Double, presence: Presence? = nil) {
         self.id = id
         self.name = name
         self.role = role
         self.joinedAt = joinedAt
+        self.presence = presence
+    }
+}
+
+/// What a member's player is doing, for everyone's participant list.
+public struct Presence: Sendable, Codable, Equatable {
+    public enum State: String, Sendable, Codable {
+        /// Measuring the clock or prerolling: not yet following the timeline.
+        case syncing
+        /// Following the timeline.
+        case watching
+        /// Behind the timeline: waiting for its player (a missed instant, a stream that ran dry).
+        case stalled
+        /// Cannot play the current item at all (`problem` says why); never counted as watching.
+        case unavailable
+    }
+
+    public var state: State
+    /// Where its media comes from: "local copy", "streaming", "url".
+    public var source: String?
+    /// Why it cannot play, for `unavailable`.
+    public var problem: String?
+    public init(state: State, source: String? = nil, problem: String? = nil) {
+        self.state = state
+        self.source = source
+        self.problem = problem
+    }
+
+    /// "watching (streaming)", "can't play item 2: no such file" (items counted from 1 for people).
+    public func text(item: Int?) -> String {
+        switch state {
+        case .syncing: "syncing"
+        case .watching: source.map { "watching (\($0))" } ?? "watching"
+        case .stalled: "stalled"
+        case .unavailable: "can't play\(item.map { " item \($0 + 1)" } ?? ""): \(problem ?? "unknown reason")"
+        }
     }
 }
 
@@ -198,16 +239,26 @@ public struct Command: Sendable, Codable, Equatable {
 
 /// A client's state, sent every second and whenever it changes.
 public struct Status: Sendable, Codable, Equatable {
-    public enum State: String, Sendable, Codable { case syncing, ready, stalled }
+    public enum State: String, Sendable, Codable {
+        case syncing, ready, stalled
+        /// The epoch's item cannot be played here (`problem` says why): nobody waits for this member.
+        case unavailable
+    }
     public var epoch: Int
     public var state: State
+    /// Where the item is played from ("local copy", "streaming", "url"), and why it cannot be.
+    public var source: String?
+    public var problem: String?
     /// Own measured skew against the timeline (ms), and clock-sync figures, for display and tuning.
     public var skewMs: Double?
     public var rttMs: Double?
     public var offsetUncertaintyMs: Double?
-    public init(epoch: Int, state: State, skewMs: Double? = nil, rttMs: Double? = nil, offsetUncertaintyMs: Double? = nil) {
+    public init(epoch: Int, state: State, skewMs: Double? = nil, rttMs: Double? = nil, offsetUncertaintyMs: Double? = nil,
+                source: String? = nil, problem: String? = nil) {
         self.epoch = epoch
         self.state = state
+        self.source = source
+        self.problem = problem.map { String($0.prefix(PartyProtocol.maxProblemLength)) }
         self.skewMs = skewMs
         self.rttMs = rttMs
         self.offsetUncertaintyMs = offsetUncertaintyMs

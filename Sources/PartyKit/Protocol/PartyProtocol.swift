@@ -11,6 +11,8 @@ public enum PartyProtocol {
     /// Longest chat text kept (characters); longer text is cut.
     public static let maxChatLength = 2000
     public static let maxNameLength = 64
+    /// Longest "can't play" reason kept (characters): one line for a participant list.
+    public static let maxProblemLength = 200
 
     public enum DecodeError: Error, Equatable, CustomStringConvertible {
         case tooBig(Int)
@@ -113,6 +115,7 @@ struct Envelope: Codable {
         case "error": message = .error(try ErrorMessage(from: decoder))
         case "partyEnded": message = .partyEnded(try PartyEnded(from: decoder))
         case "hostChanged": message = .hostChanged(try ParticipantInfo(from: decoder))
+        case "presence": message = .presence(try ParticipantInfo(from: decoder))
         default: throw PartyProtocol.DecodeError.unknownType(type)
         }
         return message
@@ -131,7 +134,7 @@ struct Envelope: Codable {
         case .welcome(let m): try m.encode(to: encoder)
         case .timePong(let m): try m.encode(to: encoder)
         case .timeline(let m): try m.encode(to: encoder)
-        case .joined(let m), .hostChanged(let m): try m.encode(to: encoder)
+        case .joined(let m), .hostChanged(let m), .presence(let m): try m.encode(to: encoder)
         case .left(let m): try m.encode(to: encoder)
         case .participants(let m): try m.encode(to: encoder)
         case .chatMessage(let m): try m.encode(to: encoder)

@@ -185,9 +185,16 @@ public struct PartyServerCore: Sendable {
         case .status(let status):
             party.seats[seatID]?.status = status.state
             party.seats[seatID]?.statusEpoch = status.epoch
+            let presence = Presence(status)
+            var presenceChanged: [Output] = []
+            if var info = party.seats[seatID]?.info, info.presence != presence {
+                info.presence = presence
+                party.seats[seatID]?.info = info
+                presenceChanged = broadcast(party, .presence(info))
+            }
             if let rtt = status.rttMs, rtt.isFinite, rtt >= 0 { party.seats[seatID]?.rtt = min(rtt / 1000, 5) }
             parties[partyID] = party
-            return statusChanged(partyID, seat: seatID, now: now)
+            return presenceChanged + statusChanged(partyID, seat: seatID, now: now)
         case .chat(let chat):
             let text = String(chat.text.prefix(PartyProtocol.maxChatLength))
             let line = ChatMessage(from: seat.info.name, text: text, time: now)
@@ -267,10 +274,15 @@ public struct PartyServerCore: Sendable {
             parties[partyID] = party
             return broadcast(party, .timeline(next))
         }
-        if party.waitingFor.contains(seatID), seat.status == .ready, seat.statusEpoch >= party.timeline.epoch {
+        // Ready again, or unable to play this item at all: either way nobody waits for it any longer.
+        if party.waitingFor.contains(seatID),
+           seat.status == .unavailable || (seat.status == .ready && seat.statusEpoch >= party.timeline.epoch) {
             party.waitingFor.remove(seatID)
             parties[partyID] = party
-            if party.waitingFor.isEmpty { return resumeAfterWait(partyID, now: now, reason: "\(seat.info.name) is ready") }
+            if party.waitingFor.isEmpty {
+                let reason = seat.status == .unavailable ? "went on without \(seat.info.name)" : "\(seat.info.name) is ready"
+                return resumeAfterWait(partyID, now: now, reason: reason)
+            }
         }
         return []
     }
@@ -323,5 +335,18 @@ public struct PartyServerCore: Sendable {
         let out: [Output] = [.send(connection: id, .error(ErrorMessage(code: code, message: reason))),
                              .close(connection: id, reason: reason), .log("dropped connection \(id): \(reason)")]
         return out + disconnected(id, now: now)
+    }
+}
+
+extension Presence {
+    /// What a status says of its sender, for the others' lists.
+    init(_ status: Status) {
+        let state: State = switch status.state {
+        case .syncing: .syncing
+        case .ready: .watching
+        case .stalled: .stalled
+        case .unavailable: .unavailable
+        }
+        self.init(state: state, source: status.source, problem: state == .unavailable ? status.problem : nil)
     }
 }

@@ -34,7 +34,11 @@ public enum MediaResolver {
         let stream = ResolvedMedia(url: base + MediaPath.path(party: party, item: index),
                                    inputOptions: ["headers": MediaToken.header(key: key, party: party)],
                                    origin: .streaming, note: nil)
-        guard let path = localCandidate(item.title, folders: folders) else { return stream }
+        guard let path = localCandidate(item.title, folders: folders) else {
+            var streaming = stream
+            streaming.note = "\(item.title): no copy here, streaming it from the party"
+            return streaming
+        }
         do {
             let mine = try identify(path)
             guard let difference = mine.mismatch(with: item.identity) else {

@@ -56,6 +56,8 @@ final class MemberPlayback: Sendable {
         var note: @Sendable (String) -> Void
         /// An item cannot be played here (its error).
         var problem: @Sendable (String) -> Void
+        /// Where the shown item plays from ("local copy", "streaming", "url"), or why it cannot play.
+        var media: @Sendable (_ source: String?, _ problem: String?) async -> Void
     }
 
     private let shared: Shared
@@ -167,7 +169,11 @@ final class MemberPlayback: Sendable {
                 $0.snapshot.player = player
                 $0.snapshot.item = item
             }
-            if player == nil, let failure = navigator.snapshot.current?.error { options.problem(failure) }
+            let failure = player == nil ? (navigator.snapshot.current?.error ?? "it could not be opened") : nil
+            if let failure { options.problem(failure) }
+            let media = state.withLock { $0.snapshot.media }
+            let source = media.indices.contains(show.item) ? media[show.item].origin.label : nil
+            await options.media(failure == nil ? source : nil, failure)
         }
 
         /// The navigator over the party's items, made for the first show and again if the items
@@ -216,4 +222,15 @@ final class MemberPlayback: Sendable {
 extension MemberPlayback.Work {
     var isShow: Bool { if case .show = self { true } else { false } }
     var isClockSwitch: Bool { if case .switchClock = self { true } else { false } }
+}
+
+extension ResolvedMedia.Origin {
+    /// For people and for the party's participant list.
+    var label: String {
+        switch self {
+        case .localCopy: "local copy"
+        case .streaming: "streaming"
+        case .url: "url"
+        }
+    }
 }

@@ -75,7 +75,8 @@ public actor PartyMember {
             playerOptions: options.playerOptions, timeSource: clock,
             prepared: { epoch in await box.member?.seekPrepared(epoch: epoch) },
             note: { line in notices(.media(line)) },
-            problem: { message in notices(.error(ErrorMessage(code: .badMessage, message: message))) }))
+            problem: { message in notices(.error(ErrorMessage(code: .badMessage, message: message))) },
+            media: { source, problem in await box.member?.mediaReported(source: source, problem: problem) }))
         box.member = self
     }
 
@@ -229,6 +230,10 @@ public actor PartyMember {
                 connection?.close(reason: String(reason.prefix(120)))
             }
         }
+    }
+
+    fileprivate func mediaReported(source: String?, problem: String?) {
+        perform(core.mediaReport(source: source, problem: problem, now: clock.now()))
     }
 
     fileprivate func seekPrepared(epoch: Int) {

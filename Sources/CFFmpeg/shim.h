@@ -24,6 +24,14 @@ static inline int tandem_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int tandem_averror_exit(void) { return AVERROR_EXIT; }
 static inline int tandem_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 static inline int tandem_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
+/// libavformat's answers for HTTP error statuses (FFERRTAG macros): 400, 401, 403, 404, any
+/// other 4xx, any 5xx.
+static inline int tandem_averror_http_bad_request(void) { return AVERROR_HTTP_BAD_REQUEST; }
+static inline int tandem_averror_http_unauthorized(void) { return AVERROR_HTTP_UNAUTHORIZED; }
+static inline int tandem_averror_http_forbidden(void) { return AVERROR_HTTP_FORBIDDEN; }
+static inline int tandem_averror_http_not_found(void) { return AVERROR_HTTP_NOT_FOUND; }
+static inline int tandem_averror_http_other_4xx(void) { return AVERROR_HTTP_OTHER_4XX; }
+static inline int tandem_averror_http_server_error(void) { return AVERROR_HTTP_SERVER_ERROR; }
 static inline int64_t tandem_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline AVRational tandem_time_base_q(void) { return AV_TIME_BASE_Q; }
 

@@ -13,8 +13,16 @@ public final class InputFile: @unchecked Sendable {
     /// Read by FFmpeg's interrupt callback; written atomically by `interrupt()`/`clearInterrupt()`.
     private let interruptFlag: UnsafeMutablePointer<Int32>
 
+    /// How long libavformat waits on a network connect or read before failing, in microseconds:
+    /// its `rw_timeout` (every read, HLS segments included) and the tcp protocol's `timeout` (the
+    /// connect too). Without it a host that accepts the connection and never answers blocks an
+    /// open forever. A live server answers in well under a second even over a slow link; 10 s
+    /// leaves room for a loaded one while a dead URL fails quickly.
+    public static let networkTimeoutMicroseconds = 10_000_000
+
     /// Opens the container and reads stream information. Throws ``OpenError`` naming the reason.
-    /// `options`: libavformat's open options (e.g. `headers` for http, `timeout`).
+    /// `options`: libavformat's open options (e.g. `headers` for http); an http(s) URL gets
+    /// ``networkTimeoutMicroseconds`` unless `options` sets `rw_timeout` or `timeout` itself.
     public init(url: String, options: [String: String] = [:]) throws(OpenError) {
         try Self.checkLocalFile(url)
         self.url = url
@@ -26,7 +34,7 @@ public final class InputFile: @unchecked Sendable {
         tandem_set_interrupt(ctx, interruptFlag)
         var opened: UnsafeMutablePointer<AVFormatContext>? = ctx
         var dictionary: OpaquePointer?
-        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        for (key, value) in Self.openOptions(url: url, given: options) { av_dict_set(&dictionary, key, value, 0) }
         let code = avformat_open_input(&opened, url, nil, &dictionary)
         av_dict_free(&dictionary)
         if code < 0 {
@@ -36,7 +44,7 @@ public final class InputFile: @unchecked Sendable {
         context = opened
         let infoCode = avformat_find_stream_info(opened, nil)
         if infoCode < 0 {
-            throw OpenError(url: url, reason: "cannot read stream information: \(FFmpegError.describe(infoCode))")
+            throw OpenError.classify(streamInfoCode: infoCode, url: url)
         }
     }
 
@@ -132,6 +140,37 @@ public final class InputFile: @unchecked Sendable {
 }
 
 extension InputFile {
+    /// Segment playlists: they seek by fetching another segment, whatever the playlist's server
+    /// does with byte ranges.
+    static let playlistFormats: Set<String> = ["hls", "dash"]
+
+    /// The options libavformat opens `url` with: `given`, plus the network timeout for http(s)
+    /// unless `given` sets one.
+    static func openOptions(url: String, given: [String: String]) -> [String: String] {
+        guard NetworkAddress(url: url) != nil, given["rw_timeout"] == nil, given["timeout"] == nil else { return given }
+        var options = given
+        options["rw_timeout"] = "\(networkTimeoutMicroseconds)"
+        options["timeout"] = "\(networkTimeoutMicroseconds)"
+        return options
+    }
+
+    /// Whether a position can be sought: true for local files, for http(s) servers that answer
+    /// byte ranges and for segment playlists (HLS), false for a server that sends the whole body
+    /// whatever the `Range` (libavformat then marks its byte stream not seekable).
+    public var isSeekable: Bool {
+        let context = pointer.pointee
+        if Self.playlistFormats.contains(String(cString: context.iformat.pointee.name)) { return true }
+        guard let io = context.pb else { return true }  // not a byte stream (a device, lavfi)
+        return io.pointee.seekable & AVIO_SEEKABLE_NORMAL != 0
+    }
+
+    /// Throws when this is an http(s) URL whose server does not support byte ranges (and not a
+    /// segment playlist): seeking and a party's sync need them. Other inputs never throw here.
+    public func requireByteRanges() throws(OpenError) {
+        guard NetworkAddress(url: url) != nil, !isSeekable else { return }
+        throw OpenError(url: url, reason: OpenError.noByteRangesReason)
+    }
+
     /// Clear reasons for the common local-file failures, before FFmpeg gives a vaguer one.
     static func checkLocalFile(_ url: String) throws(OpenError) {
         guard !url.contains("://") else { return }
@@ -141,28 +180,5 @@ extension InputFile {
         }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw OpenError(url: url, reason: "is a directory, not a media file") }
         if info.st_size == 0 { throw OpenError(url: url, reason: "file is empty") }
-    }
-}
-
-/// Why a file could not be opened: names the file and the reason in one line.
-public struct OpenError: Error, CustomStringConvertible, Sendable, Equatable {
-    public let url: String
-    public let reason: String
-
-    public init(url: String, reason: String) {
-        self.url = url
-        self.reason = reason
-    }
-
-    public var description: String { "\(url): \(reason)" }
-
-    static func classify(openCode: Int32, url: String) -> OpenError {
-        if openCode == tandem_averror(ENOENT) { return OpenError(url: url, reason: "no such file") }
-        if openCode == tandem_averror(EACCES) { return OpenError(url: url, reason: "permission denied") }
-        if openCode == tandem_averror(EISDIR) { return OpenError(url: url, reason: "is a directory") }
-        if openCode == FFmpegError.invalidData {
-            return OpenError(url: url, reason: "not a media file FFmpeg can read (invalid data while reading the header)")
-        }
-        return OpenError(url: url, reason: FFmpegError.describe(openCode))
     }
 }

@@ -15,7 +15,7 @@ struct PlayCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The media file.") var file: String
+    @Argument(help: "The media file, or an http(s)/HLS URL.") var file: String
     @Flag(help: "No window and no sound device; paced in real time by the media clock.") var headless = false
     @Flag(help: "No pacing: decode and present every frame as fast as possible, none dropped (implies --headless).")
     var fast = false
@@ -47,6 +47,16 @@ struct PlayCommand: AsyncParsableCommand {
             printError(error.description)
             throw ExitCode.failure
         }
+        // Opened once before the player: a one-line error for what cannot be opened, a warning
+        // for a server without byte ranges, and the first video stream for --framemd5.
+        let firstVideo: Int?
+        do {
+            firstVideo = try Self.preflight(file)
+        } catch {
+            printError(error.description)
+            await display?.close()
+            throw ExitCode.failure
+        }
         let output = EventOutput(json: json, started: wallStart)
         var videoSinks: [any VideoSink] = []
         do {
@@ -68,12 +78,12 @@ struct PlayCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let video: any VideoSink = videoSinks.count == 1 ? videoSinks[0] : FanOutVideoSink(videoSinks)
-        let firstVideo = framemd5 != nil ? (try? InputFile(url: file))?.info().streams.first { $0.type == .video }?.index : nil
 
         let player: Player
         do {
             player = try await Player.open(file, options: PlayerOptions(videoSink: video, audioSink: audioSink, fast: fast,
-                                                                        videoStreamIndex: firstVideo, rate: speed))
+                                                                        videoStreamIndex: framemd5 != nil ? firstVideo : nil,
+                                                                        rate: speed))
         } catch {
             printError(error.description)
             await display?.close()
@@ -119,6 +129,21 @@ struct PlayCommand: AsyncParsableCommand {
             printError(error)
             throw ExitCode.failure
         }
+    }
+}
+
+extension PlayCommand {
+    /// Opens `file` (a path or an http(s)/HLS URL) and closes it again; returns its first video
+    /// stream. Throws the one-line open error. An http(s) server without byte ranges is played
+    /// from the start anyway, as mpv does (only seeking needs ranges): that is a warning here.
+    static func preflight(_ file: String) throws(OpenError) -> Int? {
+        let input = try InputFile(url: file)
+        do throws(OpenError) {
+            try input.requireByteRanges()
+        } catch {
+            printError("warning: \(error.description): playing from the start, seeking will fail")
+        }
+        return input.info().streams.first { $0.type == .video }?.index
     }
 }
 

@@ -27,9 +27,14 @@ public enum MediaIdentification {
         return identity
     }
 
-    /// A URL's identity (duration and layout: its bytes are not read here).
-    public static func identify(url: String, inputOptions: [String: String] = [:]) throws -> MediaIdentity {
-        layout(of: try InputFile(url: url, options: inputOptions).info())
+    /// A URL's identity (duration and layout: its bytes are not read here). Throws the open error
+    /// naming the URL, also for a server without byte ranges: every member seeks in a party item
+    /// (to join mid-play, to follow the host's seeks and to correct its drift), so such a URL
+    /// cannot be a party item. An HLS playlist seeks by segment and is accepted.
+    public static func identify(url: String, inputOptions: [String: String] = [:]) throws(OpenError) -> MediaIdentity {
+        let input = try InputFile(url: url, options: inputOptions)
+        try input.requireByteRanges()
+        return layout(of: input.info())
     }
 
     /// Duration and one line per stream.

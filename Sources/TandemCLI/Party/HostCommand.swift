@@ -11,7 +11,7 @@ struct HostCommand: AsyncParsableCommand {
         abstract: "Host a watch party: prints the link others join with. Without --server, serves it too."
     )
 
-    @Argument(help: "Media files, in party order. Several make a story party: each plays to its end, then the next.")
+    @Argument(help: "Media files or http(s)/HLS URLs, in party order. Several make a story party: each plays to its end, then the next.")
     var files: [String]
     @Option(help: "A party server to create the party on (default: serve it here).") var server: HostPort?
     @Option(help: "Where to serve the party when there is no --server.") var listen = HostPort(host: "0.0.0.0", port: 7777)
@@ -43,23 +43,13 @@ struct HostCommand: AsyncParsableCommand {
             printError(error.description)
             throw ExitCode.failure
         }
-        // Each item: a local file (served by the party, identified by size, layout and sampled hash)
-        // or a URL every member opens itself.
-        var items: [MediaItem] = []
-        for file in files {
-            do {
-                if file.contains("://") {
-                    let title = URL(string: file)?.lastPathComponent ?? file
-                    items.append(MediaItem(title: title.isEmpty ? file : title, url: file,
-                                           identity: try MediaIdentification.identify(url: file)))
-                } else {
-                    items.append(MediaItem(title: URL(fileURLWithPath: file).lastPathComponent,
-                                           identity: try MediaIdentification.identify(file: file)))
-                }
-            } catch {
-                printError("\(error)")
-                throw ExitCode.failure
-            }
+        let items: [MediaItem]
+        do {
+            items = try Self.items(files)
+        } catch {
+            printError("\(error)")
+            await window?.close()
+            throw ExitCode.failure
         }
         var logger = Logger(label: "tandem.host")
         logger.logLevel = .warning
@@ -104,6 +94,27 @@ struct HostCommand: AsyncParsableCommand {
                                              duration: duration, ipc: ipc, window: window)
         await serverRunner?.stop()
         if status != 0 { throw ExitCode(status) }
+    }
+}
+
+extension HostCommand {
+    /// The party's items, in order: a local file (served by the party, identified by size, layout
+    /// and sampled hash) or an http(s)/HLS URL every member opens itself (identified by duration
+    /// and layout). Throws the first failure naming its file or URL: one that cannot be opened, a
+    /// server without byte ranges (members must seek), a URL of another scheme.
+    static func items(_ files: [String]) throws -> [MediaItem] {
+        try files.map { file in
+            guard file.contains("://") else {
+                return MediaItem(title: URL(fileURLWithPath: file).lastPathComponent,
+                                 identity: try MediaIdentification.identify(file: file))
+            }
+            let scheme = file.prefix { $0 != ":" }.lowercased()
+            guard scheme == "http" || scheme == "https" else {
+                throw OpenError(url: file, reason: "only http and https URLs can be party items (every member opens the URL itself)")
+            }
+            let title = URL(string: file)?.lastPathComponent ?? ""
+            return MediaItem(title: title.isEmpty ? file : title, url: file, identity: try MediaIdentification.identify(url: file))
+        }
     }
 }
 

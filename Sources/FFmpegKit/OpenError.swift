@@ -1,0 +1,59 @@
+import CFFmpeg
+import Glibc
+
+/// Why a file or URL could not be opened: names it and the reason in one line.
+public struct OpenError: Error, CustomStringConvertible, Sendable, Equatable {
+    public let url: String
+    public let reason: String
+
+    public init(url: String, reason: String) {
+        self.url = url
+        self.reason = reason
+    }
+
+    public var description: String { "\(url): \(reason)" }
+
+    /// The reason given for an http(s) URL whose server sends the whole body whatever the `Range`.
+    public static let noByteRangesReason = "the server does not support byte ranges (seeking and party sync need them)"
+
+    /// An open failure of libavformat (`avformat_open_input`'s code) in words for people.
+    static func classify(openCode: Int32, url: String) -> OpenError {
+        if let reason = networkReason(openCode, url: url) { return OpenError(url: url, reason: reason) }
+        if openCode == tandem_averror(ENOENT) { return OpenError(url: url, reason: "no such file") }
+        if openCode == tandem_averror(EACCES) { return OpenError(url: url, reason: "permission denied") }
+        if openCode == tandem_averror(EISDIR) { return OpenError(url: url, reason: "is a directory") }
+        if openCode == FFmpegError.invalidData {
+            return OpenError(url: url, reason: "not a media file FFmpeg can read (invalid data while reading the header)")
+        }
+        return OpenError(url: url, reason: FFmpegError.describe(openCode))
+    }
+
+    /// A failure while reading stream information (after the open) in words for people.
+    static func classify(streamInfoCode code: Int32, url: String) -> OpenError {
+        OpenError(url: url, reason: "cannot read stream information: "
+                  + (networkReason(code, url: url) ?? FFmpegError.describe(code)))
+    }
+
+    /// Words for libavformat's network failures: the server's HTTP status, a refused, unreachable
+    /// or silent host, a name that does not resolve. Nil for other codes and for local files.
+    static func networkReason(_ code: Int32, url: String) -> String? {
+        guard let address = NetworkAddress(url: url) else { return nil }
+        switch code {
+        case tandem_averror_http_bad_request(): return "HTTP 400 bad request"
+        case tandem_averror_http_unauthorized(): return "HTTP 401 unauthorized (the server wants credentials)"
+        case tandem_averror_http_forbidden(): return "HTTP 403 forbidden"
+        case tandem_averror_http_not_found(): return "HTTP 404 not found"
+        case tandem_averror_http_other_4xx(): return "HTTP 4xx: the server refused the request"
+        case tandem_averror_http_server_error(): return "HTTP 5xx server error"
+        case tandem_averror(ECONNREFUSED): return "connection refused: nothing listens at \(address.hostPort)"
+        case tandem_averror(EHOSTUNREACH): return "host \(address.host) is unreachable"
+        case tandem_averror(ENETUNREACH): return "network unreachable (for \(address.host))"
+        case tandem_averror(ECONNRESET): return "connection reset by \(address.hostPort)"
+        case tandem_averror(ETIMEDOUT): return "timed out: no answer from \(address.hostPort)"
+        case tandem_averror(EIO) where !address.resolves:
+            // libavformat's tcp protocol answers a failed name lookup with a bare EIO.
+            return "cannot resolve host \(address.host)"
+        default: return nil
+        }
+    }
+}

@@ -1,25 +1,30 @@
 import ArgumentParser
 import Foundation
+import MediaTime
 import PartySimulator
 
 extension BenchCommand {
-    /// Measures real processes: samples each member's `time-pos` through its mpv IPC socket and
-    /// reports each one's skew against the first (the host), at a common instant on the machine's
-    /// monotonic clock. A reply read between two instants is placed at their middle: the error is
-    /// at most half that round trip (reported as `ipcHalfRTT`).
+    /// Measures real processes: samples each member's `time-pos` and `pause` through its mpv IPC
+    /// socket and reports each one's skew against the first (the host), at a common instant on the
+    /// machine's monotonic clock. A reply read between two instants is placed at their middle: the
+    /// error is at most half that round trip (reported as `ipcHalfRTT`). Rounds are split into
+    /// phases by ``SkewPhaseClassifier``: steady play, the settle window after each resume and after
+    /// each seek, and pauses (where positions should be equal).
     struct Party: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Skew between party members running as separate processes, sampled through --ipc sockets.")
 
         @Option(name: .customLong("ipc"), help: "Sockets, host first.") var sockets: [String]
         @Option(help: "Seconds to sample.") var duration = 20.0
-        @Option(help: "Seconds between samples.") var interval = 0.1
+        @Option(help: "Seconds between the starts of two sampling rounds.") var interval = 0.1
         @Option(help: "Wait up to this long for the sockets to appear.") var wait = 20.0
         @Flag(help: "One JSON summary line at the end.") var json = false
+        @Option(help: "Also write the JSON summary line to this file.") var summary: String?
 
-        /// Samples this close to a pause, resume or jump are left out: positions there are
-        /// discontinuous by design and say nothing about sync.
-        static let transitionWindow = 0.5
+        /// Samples this close to a pause, resume or jump are left out (see ``SkewPhaseClassifier``).
+        static let transitionWindow = SkewPhaseClassifier.transitionWindow
+        /// The phases where members play: their samples make the overall figures.
+        static let playing: [PartySkewPhases.Kind] = [.steady, .afterResume, .afterSeek]
 
         func run() throws {
             guard sockets.count >= 2 else { throw ValidationError("give at least two --ipc sockets") }
@@ -32,69 +37,86 @@ extension BenchCommand {
                     Thread.sleep(forTimeInterval: 0.1)
                 }
             }
-            var skews = Array(repeating: [Double](), count: probes.count)
+            let clock = MonotonicTimeSource()
+            var classifier = SkewPhaseClassifier(members: probes.count)
+            var phases = PartySkewPhases(members: probes.count)
             var halfRTT: [Double] = []
-            var lastState: [(pos: Double, t: Double, paused: Bool)?] = Array(repeating: nil, count: probes.count)
-            var quietUntil = 0.0
-            let start = Date()
+            var lastSkew: [Double?] = Array(repeating: nil, count: probes.count)
+            let start = clock.now()
+            var rounds = 0
             var nextPrint = 1.0
-            while Date().timeIntervalSince(start) < duration {
-                var positions: [(pos: Double, t: Double)] = []
-                var transition = false
-                for (i, probe) in probes.enumerated() {
-                    guard let paused = try probe.request(["get_property", "pause"]).data?.boolValue else { continue }
-                    let reply = try probe.request(["get_property", "time-pos"])
-                    guard let pos = reply.data?.doubleValue else { continue }
-                    let t = (reply.sent + reply.received) / 2
-                    halfRTT.append((reply.received - reply.sent) / 2)
-                    if let last = lastState[i] {
-                        let expected = last.paused ? last.pos : last.pos + (t - last.t)
-                        if paused != last.paused || abs(pos - expected) > 0.25 { transition = true }
-                    }
-                    lastState[i] = (pos, t, paused)
-                    positions.append(paused ? (pos, .nan) : (pos, t))
-                }
-                let now = Date().timeIntervalSince(start)
-                if transition { quietUntil = now + Self.transitionWindow }
-                if positions.count == probes.count, now >= quietUntil, positions.allSatisfy({ !$0.t.isNaN }) {
-                    // Each position carried to the host's instant at 1× (rate changes make this slightly off for ms).
-                    let reference = positions[0]
-                    for i in 1..<positions.count {
-                        let skew = positions[i].pos - (reference.pos + (positions[i].t - reference.t))
-                        skews[i].append(skew)
+            while clock.now() - start < duration {
+                let readings = try probes.map { try Self.read($0, halfRTT: &halfRTT) }
+                let now = clock.now()
+                let phase = classifier.roundSampled(readings, at: now)
+                let present = readings.compactMap { $0 }
+                if present.count == probes.count {
+                    phases.add(present, phase: phase)
+                    if PartySkewPhases.Kind(phase)?.isPlaying == true {
+                        for i in 1..<present.count { lastSkew[i] = PartySkewPhases.skew(present[i], host: present[0], playing: true) }
                     }
                 }
-                if now >= nextPrint, !json {
+                if now - start >= nextPrint, !json {
                     nextPrint += 1
                     let parts = (1..<probes.count).map { i in
-                        skews[i].last.map { String(format: "%@ %+.2f ms", name(i), $0 * 1000) } ?? "\(name(i)) –"
+                        lastSkew[i].map { String(format: "%@ %+.2f ms", name(i), $0 * 1000) } ?? "\(name(i)) –"
                     }
-                    print(String(format: "%5.1f s  ", now) + parts.joined(separator: "   "))
+                    print(String(format: "%5.1f s  ", now - start) + parts.joined(separator: "   "))
                 }
-                Thread.sleep(forTimeInterval: interval)
+                // Rounds on a fixed schedule (a late round is not made up for).
+                rounds = max(rounds + 1, Int(((clock.now() - start) / interval).rounded(.down)))
+                let pause = start + Double(rounds) * interval - clock.now()
+                if pause > 0 { Thread.sleep(forTimeInterval: pause) }
             }
-            report(skews, halfRTT: halfRTT)
+            try report(phases, classifier: classifier, halfRTT: halfRTT)
+        }
+
+        /// One member's `pause` and `time-pos`, the position placed at the middle of its round trip;
+        /// nil when the member has no position yet.
+        static func read(_ probe: IPCProbe, halfRTT: inout [Double]) throws -> SkewPhaseClassifier.Reading? {
+            guard let paused = try probe.request(["get_property", "pause"]).data?.boolValue else { return nil }
+            let reply = try probe.request(["get_property", "time-pos"])
+            guard let position = reply.data?.doubleValue else { return nil }
+            halfRTT.append((reply.received - reply.sent) / 2)
+            return SkewPhaseClassifier.Reading(position: position, instant: (reply.sent + reply.received) / 2, paused: paused)
         }
 
         private func name(_ i: Int) -> String { URL(fileURLWithPath: sockets[i]).deletingPathExtension().lastPathComponent }
 
-        private func report(_ skews: [[Double]], halfRTT: [Double]) {
-            /// |skew| in ms, nearest-rank percentile (as `simulate` and BENCHMARKS.md).
-            func pct(_ v: [Double], _ p: Double) -> Double { Percentile.nearestRank(of: v.map { abs($0) * 1000 }, p) }
-            let all = skews.dropFirst().flatMap { $0 }
+        private func report(_ phases: PartySkewPhases, classifier: SkewPhaseClassifier, halfRTT: [Double]) throws {
+            let all = SkewFigures(phases.all(in: Self.playing))
             let rttMedianMs = Percentile.median(of: halfRTT) * 1000
+            let line = JSONLineWriter.line(PartyBenchPhaseSummary(
+                overall: PartyBenchSummary(samples: all.samples, skewP50Ms: all.p50Ms, skewP95Ms: all.p95Ms,
+                                           skewP99Ms: all.p99Ms, skewMaxMs: all.maxMs, ipcHalfRTTp50Ms: rttMedianMs),
+                steady: SkewFigures(phases.all(in: [.steady])), afterResume: SkewFigures(phases.all(in: [.afterResume])),
+                afterSeek: SkewFigures(phases.all(in: [.afterSeek])), paused: SkewFigures(phases.all(in: [.paused])),
+                hostPauses: classifier.hostPauses, hostResumes: classifier.hostResumes, hostSeeks: classifier.hostSeeks))
+            if let summary {
+                do { try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: summary)) } catch {
+                    throw BenchError("\(summary): cannot write the summary: \(error)")
+                }
+            }
             if json {
-                JSONLineWriter.standardOutput.emit(PartyBenchSummary(
-                    samples: all.count, skewP50Ms: pct(all, 0.5), skewP95Ms: pct(all, 0.95), skewP99Ms: pct(all, 0.99),
-                    skewMaxMs: pct(all, 1), ipcHalfRTTp50Ms: rttMedianMs))
+                FileHandleOutput.standardOutput.write(line + "\n")
                 return
             }
             print("member    samples   p50 ms   p95 ms   p99 ms   max ms   (|skew| against \(name(0)))")
-            for i in 1..<skews.count {
-                print(String(format: "%-9@ %7d %8.3f %8.3f %8.3f %8.3f", name(i), skews[i].count, pct(skews[i], 0.5),
-                             pct(skews[i], 0.95), pct(skews[i], 0.99), pct(skews[i], 1)))
-            }
+            for i in 1..<sockets.count { row(name(i), width: 9, SkewFigures(phases.member(i, in: Self.playing))) }
             print(String(format: "measurement error ≤ half an IPC round trip: p50 %.3f ms", rttMedianMs))
+            print(String(format: "phases (%d pauses, %d resumes, %d seeks on %@; %.1f s left out after each change, then %.0f s settling):",
+                         classifier.hostPauses, classifier.hostResumes, classifier.hostSeeks, name(0),
+                         SkewPhaseClassifier.transitionWindow, SkewPhaseClassifier.settleWindow))
+            let titles: [(PartySkewPhases.Kind, String)] = [
+                (.steady, "steady"), (.afterResume, "resume"), (.afterSeek, "seek"), (.paused, "paused Δ")]
+            for (kind, title) in titles {
+                for i in 1..<sockets.count { row("\(title) \(name(i))", width: 16, SkewFigures(phases.member(i, in: [kind]))) }
+            }
+        }
+
+        private func row(_ title: String, width: Int, _ f: SkewFigures) {
+            let padded = title + String(repeating: " ", count: max(0, width - title.count))
+            print(padded + String(format: " %7d %8.3f %8.3f %8.3f %8.3f", f.samples, f.p50Ms, f.p95Ms, f.p99Ms, f.maxMs))
         }
     }
 }

@@ -1,0 +1,68 @@
+import NIOCore
+
+/// The I/O of one ``LinkDirection``: what its channel reads is written to `peer` when the
+/// direction says so. Both channels of a link live on one event loop, so every call here, every
+/// timer and every write completion runs on that loop.
+final class DelayedLinkHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    private var direction: LinkDirection<ByteBuffer>
+    private let peer: any Channel
+    private var channel: (any Channel)?
+    private var timer: Scheduled<Void>?
+
+    /// Forwards what its channel reads to `peer`, delayed by `direction`.
+    init(peer: any Channel, direction: LinkDirection<ByteBuffer>) {
+        self.peer = peer
+        self.direction = direction
+    }
+
+    /// Now on the monotonic clock NIO's timers use, in seconds.
+    static func now() -> Double { Double(NIODeadline.now().uptimeNanoseconds) / 1e9 }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        channel = context.channel
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = Self.unwrapInboundIn(data)
+        perform(direction.received(buffer, bytes: buffer.readableBytes, at: Self.now()), on: context.eventLoop)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        perform(direction.inputClosed(), on: context.eventLoop)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A reset or a failed read: this side is gone, which channelInactive then reports.
+        context.close(promise: nil)
+    }
+
+    private func perform(_ actions: [LinkDirection<ByteBuffer>.Action], on loop: any EventLoop) {
+        for action in actions {
+            switch action {
+            case .armTimer(let instant):
+                timer?.cancel()
+                let deadline = NIODeadline.uptimeNanoseconds(UInt64(max(instant, 0) * 1e9))
+                timer = loop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+                    perform(direction.timerFired(at: Self.now()), on: loop)
+                }
+            case .send(let chunks):
+                for chunk in chunks {
+                    let bytes = chunk.readableBytes
+                    peer.write(chunk).assumeIsolated().whenComplete { [self] _ in
+                        perform(direction.sent(bytes: bytes), on: loop)
+                    }
+                }
+                peer.flush()
+            case .stopReading:
+                try? channel?.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
+            case .startReading:
+                try? channel?.syncOptions?.setOption(ChannelOptions.autoRead, value: true)
+            case .closePeer:
+                peer.close(promise: nil)
+            }
+        }
+    }
+}

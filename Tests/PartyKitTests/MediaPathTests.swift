@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import PartyKit
 
@@ -60,5 +61,29 @@ import Testing
         #expect(ranges.first?.offset == 0)
         #expect(ranges.last.map { $0.offset + $0.length } == size)
         #expect(ranges.allSatisfy { $0.offset >= 0 && $0.offset + $0.length <= size && $0.length == MediaSampling.chunkBytes })
+    }
+}
+
+@Suite struct RelayProtocolTests {
+    @Test func relayPathsAreExactlyPartyIDRelay() {
+        #expect(RelayProtocol.party(ofPath: RelayProtocol.path(party: "movie")) == "movie")
+        #expect(RelayProtocol.party(ofPath: "/party/relay") == nil, "a party called relay is a party")
+        #expect(RelayProtocol.party(ofPath: "/party/relay/relay") == "relay")
+        for path in ["/party//relay", "/party/a/b/relay", "/x/a/relay", "/party/a/relay/", "party/a/relay"] {
+            #expect(RelayProtocol.party(ofPath: path) == nil, "\(path)")
+        }
+    }
+
+    @Test func relayMessagesRoundTripAndGarbageIsNil() {
+        let messages: [RelayMessage] = [
+            .offer(RelayOffer(party: "p", token: "t", items: [.init(index: 0, bytes: 10)])),
+            .fetch(RelayFetch(id: 1, item: 0, offset: 32768, length: 100)),
+            .chunk(RelayChunk(id: 1, data: Data([0, 1, 2, 255]))),
+            .failed(RelayFailed(id: 2, reason: "gone")),
+        ]
+        for message in messages { #expect(RelayProtocol.decode(RelayProtocol.encode(message)) == message) }
+        for text in ["", "{}", "[]", #"{"type":"relayFetch"}"#, #"{"type":"hello"}"#, String(repeating: "x", count: 70_000)] {
+            #expect(RelayProtocol.decode(text) == nil)
+        }
     }
 }

@@ -54,6 +54,14 @@ public enum RelayProtocol {
     /// The WebSocket path of a party's relay connection.
     public static func path(party: String) -> String { "/party/\(party)/relay" }
 
+    /// The party of a relay path (`/party/ID/relay`, exactly), nil for any other path — a party
+    /// may well be called "relay" (`/party/relay` is its WebSocket).
+    public static func party(ofPath path: String) -> String? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0].isEmpty, parts[1] == "party", !parts[2].isEmpty, parts[3] == "relay" else { return nil }
+        return String(parts[2])
+    }
+
     public static func encode(_ message: RelayMessage) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

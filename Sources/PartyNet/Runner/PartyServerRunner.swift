@@ -56,7 +56,7 @@ public actor PartyServerRunner {
     public var partyCount: Int { core.partyCount }
 
     private func accept(_ connection: WebSocketConnection) async {
-        if connection.requestPath.hasSuffix("/relay") { return await acceptRelay(connection) }
+        if RelayProtocol.party(ofPath: connection.requestPath) != nil { return await acceptRelay(connection) }
         let id = nextConnection
         nextConnection += 1
         connections[id] = connection

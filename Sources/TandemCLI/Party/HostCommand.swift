@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import PartyKit
 import PartyNet
+import Synchronization
 
 struct HostCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -71,11 +72,7 @@ struct HostCommand: AsyncParsableCommand {
             }
             serverRunner = runner
             // This host serves its own files to members without a copy.
-            var served: [Int: String] = [:]
-            for (index, file) in files.enumerated() where !file.contains("://") {
-                served[index] = URL(fileURLWithPath: file).standardizedFileURL.path
-            }
-            runner.media.serve(party: partyID, key: secret, files: served)
+            runner.media.serve(party: partyID, key: secret, files: Self.localFiles(files))
         }
         let connectHost = target.host == "0.0.0.0" || target.host == "::" ? "127.0.0.1" : target.host
         let shownHost = target.host == "0.0.0.0" || target.host == "::" ? ProcessInfo.processInfo.hostName : target.host
@@ -90,14 +87,37 @@ struct HostCommand: AsyncParsableCommand {
             output.notice(notice)
             window?.board.post(notice)
         }
+        // On a party server, this host's files reach members without a copy through its relay
+        // connection (opened once the party exists; the server never dials the host).
+        let localFiles = Self.localFiles(files)
+        let relay = server == nil || localFiles.isEmpty ? nil
+            : MediaUpstream(link: PartyLink(host: connectHost, port: target.port, party: partyID, key: secret), files: localFiles,
+                            logger: logger)
+        let relayTask = Mutex<Task<Void, Never>?>(nil)
         let status = await MemberSession.run(member, output: output, script: try script.map(PartyScript.init(parsing:)),
-                                             duration: duration, ipc: ipc, window: window)
+                                             duration: duration, ipc: ipc, window: window, afterJoin: {
+            guard let relay else { return }
+            relayTask.withLock { $0 = Task { await relay.run() } }
+        })
+        if let task = relayTask.withLock({ $0 }) {
+            task.cancel()
+            await task.value
+        }
         await serverRunner?.stop()
         if status != 0 { throw ExitCode(status) }
     }
 }
 
 extension HostCommand {
+    /// Item index → absolute path, for the items that are local files.
+    static func localFiles(_ files: [String]) -> [Int: String] {
+        var out: [Int: String] = [:]
+        for (index, file) in files.enumerated() where !file.contains("://") {
+            out[index] = URL(fileURLWithPath: file).standardizedFileURL.path
+        }
+        return out
+    }
+
     /// The party's items, in order: a local file (served by the party, identified by size, layout
     /// and sampled hash) or an http(s)/HLS URL every member opens itself (identified by duration
     /// and layout). Throws the first failure naming its file or URL: one that cannot be opened, a

@@ -22,12 +22,15 @@ SAMPLE_SECONDS=32    # sampling starts once both IPC sockets answer (≈1 s afte
 scripts/install-deps.sh
 swift build -c release --product tandem >&2
 tandem=$(swift build -c release --show-bin-path)/tandem
+# MEMBERS=/path/to/another/tandem runs the server, host and guest from another build (a before/after
+# comparison on the same load); the proxy, the busy loops and the sampler stay this build's.
+members_tandem=${MEMBERS:-$tandem}
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
 
 wait_for() { for _ in $(seq 400); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.05; done; echo "timed out waiting for $2 in $1" >&2; exit 1; }
 
-"$tandem" serve --listen 127.0.0.1:0 --duration 90 > "$work/serve.out" 2> "$work/serve.err" &
+"$members_tandem" serve --listen 127.0.0.1:0 --duration 90 > "$work/serve.out" 2> "$work/serve.err" &
 server=$!
 wait_for "$work/serve.out" "listening on"
 addr=$(sed -n 's/^listening on //p' "$work/serve.out")
@@ -42,11 +45,11 @@ echo "machine: $(nproc) cores; server $addr; guest's link through $proxied: $(ca
 "$tandem" bench burn --seconds 90 --threads "$BURN" > /dev/null &
 burn=$!
 
-"$tandem" host assets/party.mp4 --server "$addr" --headless --party jitter --key jitter --name host \
+"$members_tandem" host assets/party.mp4 --server "$addr" --headless --party jitter --key jitter --name host \
     --ipc "$work/host.sock" --duration "$HOST_SECONDS" --script "$SCRIPT" > "$work/host.out" 2> "$work/host.err" &
 members=($!)
 wait_for "$work/host.err" "joined party"
-"$tandem" join "tandem://$proxied/party/jitter?key=jitter" --headless --name guest --media assets \
+"$members_tandem" join "tandem://$proxied/party/jitter?key=jitter" --headless --name guest --media assets \
     --ipc "$work/guest.sock" --duration "$((HOST_SECONDS - 1))" 2> "$work/guest.err" &
 members+=($!)
 echo "host script $SCRIPT; $BURN busy loops; sampling ${SAMPLE_SECONDS} s at 10 Hz"

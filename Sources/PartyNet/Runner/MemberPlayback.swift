@@ -68,6 +68,10 @@ final class MemberPlayback: Sendable {
         var snapshot = Snapshot()
         var queue = Deque<Work>()
         var closed = false
+        /// The worker is carrying out a piece of work.
+        var busy = false
+        /// The speed correction in force, carried over to the next item's player.
+        var correction = 0.0
     }
 
     /// The state the submitting side and the worker task share.
@@ -84,7 +88,11 @@ final class MemberPlayback: Sendable {
         let worker = Worker(options: options, shared: shared)
         self.worker = Task { [shared] in
             for await _ in bells {
-                while let work = shared.withLock({ $0.queue.popFirst() }) {
+                while let work = shared.withLock({ state -> Work? in
+                    let work = state.queue.popFirst()
+                    state.busy = work != nil
+                    return work
+                }) {
                     await worker.perform(work)
                 }
             }
@@ -100,6 +108,21 @@ final class MemberPlayback: Sendable {
     /// Queues work; returns at once. A show supersedes the shows and clock switches still queued
     /// before it: it sets position, instant, rate and pause itself, so only the newest matters.
     func submit(_ work: Work) {
+        // A clock switch or correction with nothing before it is carried out at once: the player's
+        // calls never wait, and there is nothing to keep its order against.
+        let inline = shared.withLock { state -> Player?? in
+            guard !state.closed, !state.busy, state.queue.isEmpty, !work.isShow else { return nil }
+            if case .setCorrection(let c) = work { state.correction = c }
+            return .some(state.snapshot.player)
+        }
+        if let player = inline {
+            switch work {
+            case .switchClock(let clock): player?.switchClock(to: clock)
+            case .setCorrection(let c): player?.setCorrection(c)
+            case .show: break
+            }
+            return
+        }
         let accepted = shared.withLock { state -> Bool in
             guard !state.closed else { return false }
             if case .show = work {
@@ -130,9 +153,6 @@ final class MemberPlayback: Sendable {
         let shared: Shared
         var navigator: StoryNavigator?
         var navigatorItems: [MediaItem] = []
-        /// The speed correction in force, carried over to the next item's player.
-        var correction = 0.0
-
         init(options: Options, shared: Shared) {
             self.options = options
             self.shared = shared
@@ -147,8 +167,10 @@ final class MemberPlayback: Sendable {
             case .switchClock(let clock):
                 state.withLock { $0.snapshot.player }?.switchClock(to: clock)
             case .setCorrection(let c):
-                correction = c
-                state.withLock { $0.snapshot.player }?.setCorrection(c)
+                state.withLock { state -> Player? in
+                    state.correction = c
+                    return state.snapshot.player
+                }?.setCorrection(c)
             }
         }
 
@@ -164,6 +186,7 @@ final class MemberPlayback: Sendable {
             }
             let player = await navigator.currentPlayer
             let item = player == nil ? nil : await navigator.currentIndex
+            let correction = state.withLock { $0.correction }
             if let player, correction != 0 { player.setCorrection(correction) }
             state.withLock {
                 $0.snapshot.player = player

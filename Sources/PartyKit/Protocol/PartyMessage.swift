@@ -149,40 +149,6 @@ public struct ParticipantInfo: Sendable, Codable, Equatable {
     }
 }
 
-/// What a member's player is doing, for everyone's participant list.
-public struct Presence: Sendable, Codable, Equatable {
-    public enum State: String, Sendable, Codable {
-        /// Measuring the clock or prerolling: not yet following the timeline.
-        case syncing
-        /// Following the timeline.
-        case watching
-        /// Behind the timeline: waiting for its player (a missed instant, a stream that ran dry).
-        case stalled
-        /// Cannot play the current item at all (`problem` says why); never counted as watching.
-        case unavailable
-    }
-
-    public var state: State
-    /// Where its media comes from: "local copy", "streaming", "url".
-    public var source: String?
-    /// Why it cannot play, for `unavailable`.
-    public var problem: String?
-    public init(state: State, source: String? = nil, problem: String? = nil) {
-        self.state = state
-        self.source = source
-        self.problem = problem
-    }
-
-    /// "watching (streaming)", "can't play item 2: no such file" (items counted from 1 for people).
-    public func text(item: Int?) -> String {
-        switch state {
-        case .syncing: "syncing"
-        case .watching: source.map { "watching (\($0))" } ?? "watching"
-        case .stalled: "stalled"
-        case .unavailable: "can't play\(item.map { " item \($0 + 1)" } ?? ""): \(problem ?? "unknown reason")"
-        }
-    }
-}
 
 public struct Welcome: Sendable, Codable, Equatable {
     public var version: Int

@@ -76,7 +76,7 @@ import Testing
 
     @Test func relayMessagesRoundTripAndGarbageIsNil() {
         let messages: [RelayMessage] = [
-            .offer(RelayOffer(party: "p", token: "t", items: [.init(index: 0, bytes: 10)])),
+            .offer(RelayOffer(party: "p", seat: "t", items: [.init(index: 0, bytes: 10)])),
             .fetch(RelayFetch(id: 1, item: 0, offset: 32768, length: 100)),
             .chunk(RelayChunk(id: 1, data: Data([0, 1, 2, 255]))),
             .failed(RelayFailed(id: 2, reason: "gone")),

@@ -21,7 +21,9 @@ import WebSocketTransport
                                              notices: notices)
         let hostRun = Task { await host.run() }
         #expect(await PartyLoopbackTests.waitUntil { await host.status.me != nil })
-        let upstream = Task { await MediaUpstream(link: link, files: [0: Self.file], logger: Logger(label: "test")).run() }
+        let upstream = Task {
+            await MediaUpstream(link: link, files: [0: Self.file], seat: { await host.seatToken }, logger: Logger(label: "test")).run()
+        }
         let url = "http://127.0.0.1:\(port)\(MediaPath.path(party: link.party, item: 0))"
         let headers = ["headers": MediaToken.header(key: link.key, party: link.party)]
         #expect(await PartyLoopbackTests.waitUntil { (try? await RawHTTP.get(port: port, MediaPath.path(party: link.party, item: 0),
@@ -67,7 +69,7 @@ import WebSocketTransport
         await server.stop()
     }
 
-    @Test func aRelayOfferWithTheWrongCredentialIsRefused() async throws {
+    @Test func onlyTheHostMayRelay() async throws {
         let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
         let port = try await server.start()
         let link = PartyLink(host: "127.0.0.1", port: port, party: "guarded", key: "k")
@@ -75,13 +77,21 @@ import WebSocketTransport
                                              notices: PartyLoopbackTests.Notices())
         let hostRun = Task { await host.run() }
         #expect(await PartyLoopbackTests.waitUntil { await host.status.me != nil })
-        // A relay connection that offers the wrong credential is closed with a reason, and nothing is served.
-        let rogue = try await WebSocketClient.connect(host: "127.0.0.1", port: port, path: RelayProtocol.path(party: link.party),
-                                                     logger: Logger(label: "test"))
-        rogue.send(RelayProtocol.encode(.offer(RelayOffer(party: link.party, token: MediaToken.derive(key: "not-the-key", party: link.party),
-                                                          items: [.init(index: 0, bytes: 1000)]))))
-        for await _ in rogue.inbound {}
-        #expect(rogue.closeReason?.contains("relay refused") == true, "\(String(describing: rogue.closeReason))")
+        // A guest knows the key but not the host's seat: its relay offer is closed with a reason
+        // (with the media token or its own seat token), and nothing is served.
+        let guest = PartyLoopbackTests.member(link, name: "Gus", notices: PartyLoopbackTests.Notices())
+        let guestRun = Task { await guest.run() }
+        #expect(await PartyLoopbackTests.waitUntil { await guest.seatToken != nil })
+        for credential in [MediaToken.derive(key: link.key, party: link.party), await guest.seatToken ?? "", "", "x"] {
+            let rogue = try await WebSocketClient.connect(host: "127.0.0.1", port: port, path: RelayProtocol.path(party: link.party),
+                                                         logger: Logger(label: "test"))
+            rogue.send(RelayProtocol.encode(.offer(RelayOffer(party: link.party, seat: credential, items: [.init(index: 0, bytes: 1000)]))))
+            for await _ in rogue.inbound {}
+            #expect(rogue.closeReason?.contains("relay refused") == true, "\(String(describing: rogue.closeReason))")
+        }
+        await guest.leave()
+        _ = await guestRun.value
+        await guest.shutDown()
         let answer = try await RawHTTP.get(port: port, MediaPath.path(party: link.party, item: 0),
                                            headers: ["Authorization": "Bearer \(MediaToken.derive(key: link.key, party: link.party))"])
         #expect(answer.status == 404)

@@ -5,7 +5,8 @@ import Foundation
 /// dials the server, so a host behind NAT can share its files; the server never dials the host.
 ///
 /// One JSON object per WebSocket text frame, `{"type": …}` like the party protocol:
-/// - host → server `relayOffer` {`party`, `token` (``MediaToken`` of the party key), `items` [{`index`, `bytes`}]}
+/// - host → server `relayOffer` {`party`, `seat` (the host's seat token from its welcome: guests know
+///   the key, only the host knows this), `items` [{`index`, `bytes`}]}
 /// - server → host `relayFetch` {`id`, `item`, `offset`, `length`} (length ≤ ``chunkBytes``)
 /// - host → server `relayChunk` {`id`, `data` (base64)} or `relayFailed` {`id`, `reason`}
 public enum RelayMessage: Sendable, Equatable {
@@ -22,9 +23,10 @@ public struct RelayOffer: Sendable, Codable, Equatable {
         public init(index: Int, bytes: Int64) { self.index = index; self.bytes = bytes }
     }
     public var party: String
-    public var token: String
+    /// The host's seat token.
+    public var seat: String
     public var items: [Item]
-    public init(party: String, token: String, items: [Item]) { self.party = party; self.token = token; self.items = items }
+    public init(party: String, seat: String, items: [Item]) { self.party = party; self.seat = seat; self.items = items }
 }
 
 public struct RelayFetch: Sendable, Codable, Equatable {

@@ -46,10 +46,16 @@ public struct PartyServerCore: Sendable {
     public var partyCount: Int { parties.count }
     public func timeline(of party: String) -> Timeline? { parties[party]?.timeline }
     public func participants(of party: String) -> [ParticipantInfo] { parties[party]?.participants ?? [] }
-    /// Whether `token` is the media credential of `party` (a host's relay connection shows it).
-    public func isMediaToken(_ token: String, of party: String) -> Bool {
-        guard let key = parties[party]?.key else { return false }
-        return MediaToken.matches(authorization: "Bearer \(token)", token: MediaToken.derive(key: key, party: party))
+    /// Whether `seatToken` is the seat token of `party`'s host: only the host may relay the
+    /// party's media (every guest knows the key; only the host holds its seat token).
+    public func isHostSeat(_ seatToken: String, of party: String) -> Bool {
+        guard let host = parties[party]?.seats.values.first(where: { $0.info.role == .host }) else { return false }
+        return MediaToken.matches(authorization: "Bearer \(seatToken)", token: host.token)
+    }
+
+    /// The media credential of `party` (``MediaToken`` of its key).
+    public func mediaToken(of party: String) -> String? {
+        parties[party].map { MediaToken.derive(key: $0.key, party: party) }
     }
 
     // MARK: Events

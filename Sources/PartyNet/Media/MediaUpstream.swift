@@ -14,11 +14,14 @@ public struct MediaUpstream: Sendable {
     public let link: PartyLink
     /// Item index → local file.
     public let files: [Int: String]
+    /// The host's seat token, read when (re)connecting (it proves this is the party's host).
+    public let seat: @Sendable () async -> String?
     public let logger: Logger
 
-    public init(link: PartyLink, files: [Int: String], logger: Logger) {
+    public init(link: PartyLink, files: [Int: String], seat: @escaping @Sendable () async -> String?, logger: Logger) {
         self.link = link
         self.files = files
+        self.seat = seat
         self.logger = logger
     }
 
@@ -39,14 +42,16 @@ public struct MediaUpstream: Sendable {
         }
     }
 
+    private struct NoSeat: Error {}
+
     private func serveOnce() async throws {
+        guard let seat = await seat() else { throw NoSeat() }
         let connection = try await WebSocketClient.connect(host: link.host, port: link.port, path: RelayProtocol.path(party: link.party),
                                                            limits: WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes),
                                                            logger: logger)
         let readers = try files.mapValues { try FileReader(path: $0) }
         let items = readers.map { RelayOffer.Item(index: $0.key, bytes: $0.value.size) }.sorted { $0.index < $1.index }
-        connection.send(RelayProtocol.encode(.offer(RelayOffer(party: link.party, token: MediaToken.derive(key: link.key, party: link.party),
-                                                               items: items))))
+        connection.send(RelayProtocol.encode(.offer(RelayOffer(party: link.party, seat: seat, items: items))))
         await withTaskCancellationHandler {
             for await inbound in connection.inbound {
                 guard case .fetch(let fetch) = RelayProtocol.decode(inbound.text) else { continue }

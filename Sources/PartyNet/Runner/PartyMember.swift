@@ -104,6 +104,9 @@ public actor PartyMember {
                playing: core.timeline?.playing ?? false, connected: connection != nil, items: core.config?.items.count ?? 0)
     }
 
+    /// This member's seat token (after the welcome): what proves a host's relay connection.
+    public var seatToken: String? { core.token }
+
     /// The player, for IPC and sinks (nil before the first timeline is applied).
     public var currentPlayer: Player? { playback.snapshot.player }
 

@@ -69,8 +69,8 @@ public actor PartyServerRunner {
         if let reason = connection.closeReason { logger.debug("connection closed", metadata: ["id": "\(id)", "reason": "\(reason)"]) }
     }
 
-    /// A host's relay connection: its first message offers the party's items (with the party's
-    /// media token); then it answers the server's fetches until it closes.
+    /// A host's relay connection: its first message offers the party's items with the host's seat
+    /// token (a guest, who knows only the key, cannot relay); then it answers fetches until it closes.
     private func acceptRelay(_ connection: WebSocketConnection) async {
         var party: String?
         for await inbound in connection.inbound {
@@ -82,14 +82,15 @@ public actor PartyServerRunner {
                 media.relay.received(message, party: party)
                 continue
             }
-            guard case .offer(let offer) = message, core.isMediaToken(offer.token, of: offer.party),
+            guard case .offer(let offer) = message, core.isHostSeat(offer.seat, of: offer.party),
+                  let token = core.mediaToken(of: offer.party),
                   connection.requestPath == RelayProtocol.path(party: offer.party) else {
                 logger.info("relay connection refused", metadata: ["peer": "\(connection.remoteDescription)"])
-                connection.close(reason: "relay refused: unknown party or wrong credential")
+                connection.close(reason: "relay refused: unknown party, or not its host")
                 break
             }
             party = offer.party
-            media.serveRelayed(party: offer.party, token: offer.token)
+            media.serveRelayed(party: offer.party, token: token)
             media.relay.attach(party: offer.party, connection: connection,
                                sizes: Dictionary(offer.items.map { ($0.index, $0.bytes) }, uniquingKeysWith: { a, _ in a }))
             logger.info("relaying media", metadata: ["party": "\(offer.party)", "items": "\(offer.items.count)"])

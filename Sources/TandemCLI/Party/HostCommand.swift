@@ -92,7 +92,7 @@ struct HostCommand: AsyncParsableCommand {
         let localFiles = Self.localFiles(files)
         let relay = server == nil || localFiles.isEmpty ? nil
             : MediaUpstream(link: PartyLink(host: connectHost, port: target.port, party: partyID, key: secret), files: localFiles,
-                            logger: logger)
+                            seat: { await member.seatToken }, logger: logger)
         let relayTask = Mutex<Task<Void, Never>?>(nil)
         let status = await MemberSession.run(member, output: output, script: try script.map(PartyScript.init(parsing:)),
                                              duration: duration, ipc: ipc, window: window, afterJoin: {

@@ -52,6 +52,13 @@ public final class WebSocketConnection: Sendable {
         self.onLoop { $0.send(text) }
     }
 
+    /// Queues one text message made on the event loop just before it is written: `make` gets that
+    /// instant (seconds on `CLOCK_MONOTONIC`, like ``InboundMessage/receivedAt``). For timestamps that
+    /// must say when a message left (a time ping's t0, a pong's t2), not when it was decided.
+    public func send(stampedAt make: @escaping @Sendable (Double) -> String) {
+        self.onLoop { $0.send(make(InboundMessage.monotonicNow())) }
+    }
+
     /// Starts the close handshake: sends a close frame with `code` and `reason` (at most 123 UTF-8 bytes
     /// go on the wire) and closes the socket when the peer answers, or after two seconds.
     public func close(code: WebSocketErrorCode = .normalClosure, reason: String = "") {

@@ -386,6 +386,23 @@ import Testing
         #expect(abs(sample.offset - 1000) < 1e-9)
     }
 
+    /// The runner stamps t0 as the ping leaves the socket (after the core made it): the sample uses
+    /// that t0, and an echo outside [made, arrival] is not trusted.
+    @Test func aPingStampedOnLeavingIsMeasuredFromThere() throws {
+        let h = MemberHarness.participant()
+        h.answerPings = false
+        h.start()
+        h.receive(.welcome(h.welcome(timeline: Timeline(epoch: 1, partyTime: h.party(0)))))
+        _ = h.core.receive(.timePong(TimePong(id: 1, t0: 0.004, t1: 1000.014, t2: 1000.014)), receivedAt: 0.024, now: 0.03)
+        let sample = try #require(h.core.clockSync.samples.first)
+        #expect(sample.t0 == 0.004)
+        #expect(abs(sample.delay - 0.02) < 1e-9)
+        h.set(now: 0.05)
+        let ping = try #require(h.tick().pings.first)
+        #expect(h.core.receive(.timePong(TimePong(id: ping.id, t0: 0.2, t1: 1000.1, t2: 1000.1)), receivedAt: 0.1, now: 0.1).isEmpty)
+        #expect(h.core.clockSync.samples.count == 1, "a t0 after the answer arrived is not trusted")
+    }
+
     @Test func unmatchedPongsAreIgnored() throws {
         let h = MemberHarness.participant()
         h.answerPings = false

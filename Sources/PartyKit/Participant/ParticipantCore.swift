@@ -123,8 +123,11 @@ public struct ParticipantCore: Sendable {
             out += welcome.chat.map { .notice(.chat($0)) }
             return out + ping(now: now)
         case .timePong(let pong):
-            guard let t0 = pings.removeValue(forKey: pong.id), t0 == pong.t0 else { return [] }
-            clockSync.add(ClockSync.Sample(t0: t0, t1: pong.t1, t2: pong.t2, t3: min(receivedAt ?? now, now)))
+            // The driver may stamp t0 as the ping leaves (later than it was made here): the echo is
+            // trusted if it lies between the making and the answer's arrival.
+            let t3 = min(receivedAt ?? now, now)
+            guard let made = pings.removeValue(forKey: pong.id), pong.t0 >= made, pong.t0 <= t3 else { return [] }
+            clockSync.add(ClockSync.Sample(t0: pong.t0, t1: pong.t1, t2: pong.t2, t3: t3))
             return applyTimeline(now: now)
         case .timeline(let next):
             guard next.epoch > (timeline?.epoch ?? 0) else { return [] }  // stale epoch: ignore

@@ -212,6 +212,9 @@ public actor PartyMember {
     private func perform(_ actions: [ParticipantCore.Action]) {
         for action in actions {
             switch action {
+            case .send(.timePing(let ping)):
+                // t0 is when the ping leaves the socket, not when it was decided.
+                connection?.send(stampedAt: { t0 in PartyProtocol.encode(.timePing(TimePing(id: ping.id, t0: max(t0, ping.t0)))) })
             case .send(let message):
                 connection?.send(PartyProtocol.encode(message))
             case .seek(let item, let position, let at, let playing, let rate, let epoch, _):

@@ -103,6 +103,11 @@ public actor PartyServerRunner {
     private func perform(_ outputs: [PartyServerCore.Output]) {
         for output in outputs {
             switch output {
+            case .send(let id, .timePong(let pong)):
+                // t2 is when the answer leaves the socket, not when it was decided.
+                connections[id]?.send(stampedAt: { t2 in
+                    PartyProtocol.encode(.timePong(TimePong(id: pong.id, t0: pong.t0, t1: pong.t1, t2: max(t2, pong.t2))))
+                })
             case .send(let id, let message): connections[id]?.send(PartyProtocol.encode(message))
             case .close(let id, let reason):
                 connections[id]?.close(reason: String(reason.prefix(120)))

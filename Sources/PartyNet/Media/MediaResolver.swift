@@ -66,3 +66,14 @@ public enum MediaResolver {
         return nil
     }
 }
+
+extension ResolvedMedia.Origin {
+    /// For people and for the party's participant list.
+    var label: String {
+        switch self {
+        case .localCopy: "local copy"
+        case .streaming: "streaming"
+        case .url: "url"
+        }
+    }
+}

@@ -246,14 +246,3 @@ extension MemberPlayback.Work {
     var isShow: Bool { if case .show = self { true } else { false } }
     var isClockSwitch: Bool { if case .switchClock = self { true } else { false } }
 }
-
-extension ResolvedMedia.Origin {
-    /// For people and for the party's participant list.
-    var label: String {
-        switch self {
-        case .localCopy: "local copy"
-        case .streaming: "streaming"
-        case .url: "url"
-        }
-    }
-}

@@ -11,4 +11,9 @@ public enum IPCProperty: String, Sendable, Hashable, CaseIterable {
     case speed
     /// Duration of the current file in seconds (`Double`); read-only, may be unavailable.
     case duration
+    /// Tandem's own, read-only: `time-pos` together with the instant it holds for, on the machine's
+    /// monotonic clock (`CLOCK_MONOTONIC`, seconds): `{"time-pos": 12.5, "at": 80412.003117}`. A
+    /// tool on the same machine can carry several players' positions to one instant exactly,
+    /// whatever the delay before and after the reply (``IPCValue/sample(position:at:)``).
+    case timeSample = "tandem-time-sample"
 }

@@ -11,6 +11,7 @@ private func drain(_ inbox: inout IPCConnectionInbox) -> [String] {
             let value = switch change.value {
             case .bool(let flag)?: "\(flag)"
             case .double(let number)?: "\(number)"
+            case .sample(let position, let at)?: "\(position)@\(at)"
             case nil: "nil"
             }
             taken.append("\(change.property.rawValue)=\(value)")
@@ -54,7 +55,12 @@ struct IPCConnectionInboxTests {
             #expect(inbox.pendingChanges <= IPCConnectionInbox.maxPendingChanges)
         }
         #expect(inbox.count == IPCConnectionInbox.maxPendingChanges)
-        #expect(drain(&inbox) == ["time-pos=99996.0", "pause=99997.0", "speed=99998.0", "duration=99999.0"])
+        // The last change of each property, in the order they were last queued.
+        let count = IPCProperty.allCases.count
+        let expected = IPCProperty.allCases.indices.map { i in
+            "\(IPCProperty.allCases[i].rawValue)=\(Double(100_000 - count + i))"
+        }
+        #expect(drain(&inbox) == expected)
     }
 
     @Test func finishKeepsWhatWaitsButTakesNothingNew() {

@@ -29,6 +29,14 @@ struct IPCRequestHandlerTests {
             == ["data": 90.0, "error": "success", "request_id": 4])
     }
 
+    @Test func timeSampleCarriesThePositionWithItsInstantAndIsReadOnly() async {
+        let target = FakeTarget(timePos: 12.5)
+        #expect(await reply(#"{"command":["get_property","tandem-time-sample"],"request_id":1}"#, target: target)
+            == ["data": ["time-pos": 12.5, "at": 42.0], "error": "success", "request_id": 1])
+        #expect(await reply(#"{"command":["set_property","tandem-time-sample",3],"request_id":2}"#, target: target)
+            == ["error": "error accessing property", "request_id": 2])
+    }
+
     @Test func replyTextMatchesMPV() async {
         var handler = IPCRequestHandler(target: FakeTarget(timePos: 12.3))
         let response = await handler.handle(line: #"{ "command": ["get_property", "time-pos"], "request_id": 42 }"#)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MediaTime
+import MPVIPC
 import PartySimulator
 
 extension BenchCommand {
@@ -41,12 +42,13 @@ extension BenchCommand {
             var classifier = SkewPhaseClassifier(members: probes.count)
             var phases = PartySkewPhases(members: probes.count)
             var halfRTT: [Double] = []
+            var placement: [Double] = []
             var lastSkew: [Double?] = Array(repeating: nil, count: probes.count)
             let start = clock.now()
             var rounds = 0
             var nextPrint = 1.0
             while clock.now() - start < duration {
-                let readings = try probes.map { try Self.read($0, halfRTT: &halfRTT) }
+                let readings = try probes.map { try Self.read($0, halfRTT: &halfRTT, placement: &placement) }
                 let now = clock.now()
                 let phase = classifier.roundSampled(readings, at: now)
                 let present = readings.compactMap { $0 }
@@ -68,27 +70,42 @@ extension BenchCommand {
                 let pause = start + Double(rounds) * interval - clock.now()
                 if pause > 0 { Thread.sleep(forTimeInterval: pause) }
             }
-            try report(phases, classifier: classifier, halfRTT: halfRTT)
+            try report(phases, classifier: classifier, halfRTT: halfRTT, placement: placement)
         }
 
-        /// One member's `pause` and `time-pos`, the position placed at the middle of its round trip;
-        /// nil when the member has no position yet.
-        static func read(_ probe: IPCProbe, halfRTT: inout [Double]) throws -> SkewPhaseClassifier.Reading? {
+        /// One member's `pause` and position, with the instant the position holds for: the member's
+        /// own (`tandem-time-sample`, read on the same monotonic clock, exact whatever the delays
+        /// before and after its reply), or for a player without it (mpv, an older Tandem) the
+        /// middle of the `time-pos` round trip, off by up to half of it. `placement` gets, for
+        /// each sample, how far that middle is from the member's own instant: the error the
+        /// round-trip method would have made. Nil when the member has no position yet.
+        static func read(_ probe: IPCProbe, halfRTT: inout [Double], placement: inout [Double]) throws -> SkewPhaseClassifier.Reading? {
             guard let paused = try probe.request(["get_property", "pause"]).data?.boolValue else { return nil }
+            let sample = try probe.request(["get_property", "tandem-time-sample"])
+            func middle(_ reply: (data: JSONValue?, sent: Double, received: Double)) -> Double {
+                halfRTT.append((reply.received - reply.sent) / 2)
+                return (reply.sent + reply.received) / 2
+            }
+            if case .object(let fields)? = sample.data, let position = fields["time-pos"]?.doubleValue,
+               let at = fields["at"]?.doubleValue {
+                placement.append(abs(middle(sample) - at))
+                return SkewPhaseClassifier.Reading(position: position, instant: at, paused: paused)
+            }
             let reply = try probe.request(["get_property", "time-pos"])
             guard let position = reply.data?.doubleValue else { return nil }
-            halfRTT.append((reply.received - reply.sent) / 2)
-            return SkewPhaseClassifier.Reading(position: position, instant: (reply.sent + reply.received) / 2, paused: paused)
+            return SkewPhaseClassifier.Reading(position: position, instant: middle(reply), paused: paused)
         }
 
         private func name(_ i: Int) -> String { URL(fileURLWithPath: sockets[i]).deletingPathExtension().lastPathComponent }
 
-        private func report(_ phases: PartySkewPhases, classifier: SkewPhaseClassifier, halfRTT: [Double]) throws {
+        private func report(_ phases: PartySkewPhases, classifier: SkewPhaseClassifier, halfRTT: [Double], placement: [Double]) throws {
             let all = SkewFigures(phases.all(in: Self.playing))
             let rttMedianMs = Percentile.median(of: halfRTT) * 1000
+            let placementP95Ms = placement.isEmpty ? Double.nan : Percentile.nearestRank(of: placement, 0.95) * 1000
             let line = JSONLineWriter.line(PartyBenchPhaseSummary(
                 overall: PartyBenchSummary(samples: all.samples, skewP50Ms: all.p50Ms, skewP95Ms: all.p95Ms,
-                                           skewP99Ms: all.p99Ms, skewMaxMs: all.maxMs, ipcHalfRTTp50Ms: rttMedianMs),
+                                           skewP99Ms: all.p99Ms, skewMaxMs: all.maxMs, ipcHalfRTTp50Ms: rttMedianMs,
+                                           placementErrorP95Ms: placementP95Ms),
                 steady: SkewFigures(phases.all(in: [.steady])), afterResume: SkewFigures(phases.all(in: [.afterResume])),
                 afterSeek: SkewFigures(phases.all(in: [.afterSeek])), paused: SkewFigures(phases.all(in: [.paused])),
                 hostPauses: classifier.hostPauses, hostResumes: classifier.hostResumes, hostSeeks: classifier.hostSeeks))
@@ -103,7 +120,12 @@ extension BenchCommand {
             }
             print("member    samples   p50 ms   p95 ms   p99 ms   max ms   (|skew| against \(name(0)))")
             for i in 1..<sockets.count { row(name(i), width: 9, SkewFigures(phases.member(i, in: Self.playing))) }
-            print(String(format: "measurement error ≤ half an IPC round trip: p50 %.3f ms", rttMedianMs))
+            if placement.isEmpty {
+                print(String(format: "measurement error ≤ half an IPC round trip: p50 %.3f ms", rttMedianMs))
+            } else {
+                print(String(format: "positions at the members' own instants (tandem-time-sample); a round trip's middle "
+                              + "would have been off by p95 %.3f ms (half round trip p50 %.3f ms)", placementP95Ms, rttMedianMs))
+            }
             print(String(format: "phases (%d pauses, %d resumes, %d seeks on %@; %.1f s left out after each change, then %.0f s settling):",
                          classifier.hostPauses, classifier.hostResumes, classifier.hostSeeks, name(0),
                          SkewPhaseClassifier.transitionWindow, SkewPhaseClassifier.settleWindow))

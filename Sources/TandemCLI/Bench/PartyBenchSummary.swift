@@ -1,6 +1,9 @@
 /// The one line `tandem bench party --json` prints: |skew| of the members against the host in ms
 /// (nearest-rank percentiles, as everywhere) and the median half IPC round trip, which bounds the
-/// measurement error. A figure without samples is `null`.
+/// measurement error of players read by round trip. When the members give the instant of their
+/// position (`tandem-time-sample`), skew is exact at that instant, and `placementErrorP95Ms` says how
+/// far the round trip's middle fell from it: the error the round-trip method would have added.
+/// A figure without samples is `null`.
 struct PartyBenchSummary: Encodable, Sendable, Equatable {
     var samples: Int
     var skewP50Ms: Double
@@ -8,6 +11,7 @@ struct PartyBenchSummary: Encodable, Sendable, Equatable {
     var skewP99Ms: Double
     var skewMaxMs: Double
     var ipcHalfRTTp50Ms: Double
+    var placementErrorP95Ms: Double = .nan
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: EventField.self)
@@ -17,5 +21,6 @@ struct PartyBenchSummary: Encodable, Sendable, Equatable {
         try c.encode(number: skewP99Ms, forKey: "skewP99Ms")
         try c.encode(number: skewMaxMs, forKey: "skewMaxMs")
         try c.encode(number: ipcHalfRTTp50Ms, forKey: "ipcHalfRTTp50Ms")
+        try c.encode(number: placementErrorP95Ms, forKey: "placementErrorP95Ms")
     }
 }

@@ -18,6 +18,7 @@ struct PartyIPCTarget: IPCTarget {
         case .pause: return .bool(player.map { PlayerReading($0).isPaused } ?? true)
         case .speed: return player.map { .double($0.rate) }
         case .duration: return player?.duration.map { .double($0) }
+        case .timeSample: return player.map { PlayerReading($0).sample }
         }
     }
 

@@ -13,6 +13,7 @@ struct PlayerIPCTarget: IPCTarget {
         case .pause: .bool(PlayerReading(player).isPaused)
         case .speed: .double(player.rate)
         case .duration: player.duration.map { .double($0) }
+        case .timeSample: PlayerReading(player).sample
         }
     }
 

@@ -1,3 +1,4 @@
+import MPVIPC
 import MediaTime
 import PlayerCore
 
@@ -42,6 +43,9 @@ struct PlayerReading: Sendable, Equatable {
         if prerolling { return state != .playing }
         return clock.isPaused(at: now)
     }
+
+    /// The position at ``now``, with ``now`` itself: `tandem-time-sample`.
+    var sample: IPCValue { .sample(position: clock.position(at: now), at: now) }
 
     /// Seconds from ``now`` until a pending clock segment takes over (a scheduled pause, resume or
     /// rate change), when one is pending: the instant ``isPaused`` may change without any request.

@@ -1,4 +1,5 @@
 import NIOCore
+import Synchronization
 
 /// The I/O of one ``LinkDirection``: what its channel reads is written to `peer` when the
 /// direction says so. Both channels of a link live on one event loop, so every call here, every
@@ -10,11 +11,21 @@ final class DelayedLinkHandler: ChannelInboundHandler {
     private let peer: any Channel
     private var channel: (any Channel)?
     private var timer: Scheduled<Void>?
+    /// Bytes read on this side, added to a count the proxy shares between its links.
+    private let counted: ByteCount?
 
-    /// Forwards what its channel reads to `peer`, delayed by `direction`.
-    init(peer: any Channel, direction: LinkDirection<ByteBuffer>) {
+    /// Forwards what its channel reads to `peer`, delayed by `direction`; adds what it reads to `counted`.
+    init(peer: any Channel, direction: LinkDirection<ByteBuffer>, counted: ByteCount? = nil) {
         self.peer = peer
         self.direction = direction
+        self.counted = counted
+    }
+
+    /// A running total of bytes, shared by the links of one direction.
+    final class ByteCount: Sendable {
+        private let total = Atomic<Int>(0)
+        func add(_ bytes: Int) { total.add(bytes, ordering: .relaxed) }
+        var value: Int { total.load(ordering: .relaxed) }
     }
 
     /// Now on the monotonic clock NIO's timers use, in seconds.
@@ -26,6 +37,7 @@ final class DelayedLinkHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = Self.unwrapInboundIn(data)
+        counted?.add(buffer.readableBytes)
         perform(direction.received(buffer, bytes: buffer.readableBytes, at: Self.now()), on: context.eventLoop)
     }
 

@@ -43,6 +43,9 @@ extension BenchCommand {
             await waitForSignalOrTimeout(duration)
             await proxy.stop()
             try? await group.shutdownGracefully()
+            // What crossed the link, for measurements of traffic (a host's upload, say).
+            FileHandleOutput.standardOutput.write(
+                "bytes: \(proxy.bytesToTarget.value) to \(to), \(proxy.bytesFromTarget.value) back\n")
         }
     }
 }

@@ -16,6 +16,8 @@ final class LinkProxy: Sendable {
     let seed: UInt64
     private let connections = Mutex<UInt64>(0)
     private let listener = Mutex<(any Channel)?>(nil)
+    /// Bytes carried towards the target and back, over every connection so far.
+    let bytesToTarget = DelayedLinkHandler.ByteCount(), bytesFromTarget = DelayedLinkHandler.ByteCount()
 
     /// A proxy to `target` adding `latency ± jitter` seconds each way.
     init(target: HostPort, latency: Double, jitter: Double, seed: UInt64) {
@@ -51,18 +53,19 @@ final class LinkProxy: Sendable {
         }
         let (latency, jitter) = (latency, jitter)
         let toTarget = seed &+ 2 &* n, back = toTarget &+ 1
+        let (sent, received) = (bytesToTarget, bytesFromTarget)
         return ClientBootstrap(group: inbound.eventLoop)
             .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { outbound in
                 outbound.eventLoop.makeCompletedFuture {
                     try outbound.pipeline.syncOperations.addHandler(DelayedLinkHandler(
-                        peer: inbound, direction: LinkDirection(latency: latency, jitter: jitter, seed: back)))
+                        peer: inbound, direction: LinkDirection(latency: latency, jitter: jitter, seed: back), counted: received))
                 }
             }
             .connect(host: target.host, port: target.port)
             .flatMapThrowing { outbound in
                 try inbound.pipeline.syncOperations.addHandler(DelayedLinkHandler(
-                    peer: outbound, direction: LinkDirection(latency: latency, jitter: jitter, seed: toTarget)))
+                    peer: outbound, direction: LinkDirection(latency: latency, jitter: jitter, seed: toTarget), counted: sent))
             }
     }
 }

@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# Issue #9's benchmarks: media that travels with the party, measured on real processes on loopback.
+#   1. join → first synced frame for a guest that streams, against one with a local copy, each
+#      joining over a link adding 50 ± 20 ms each way (alternate runs; ratio of medians, goal ≤ 1.5);
+#   2. bytes the host uploads through `tandem serve` for 1, 4 and 16 streaming guests watching the
+#      same 60 s (goal ≈ 1× the file, whatever the number of guests);
+#   3. skew of a streaming guest against a local-copy guest in one party over 50 ± 20 ms
+#      (goal: p99 within 0.5 ms of each other);
+#   4. 16 parallel whole-file downloads from a self-serving host against Debian's nginx serving the
+#      same file, each with and without TLS (wall-time ratio of medians, goal ≤ 1.2).
+# Usage: Benchmarks/party-media.sh [1|2|3|4]...   (all four without arguments)
+# Run it with nothing else on the machine: every figure is a ratio within this run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+LATENCY_MS=50; JITTER_MS=20   # the guests' path in 1 and 3
+JOIN_RUNS=${JOIN_RUNS:-5}     # joins of each kind in 1, alternated
+GUEST_COUNTS=${GUEST_COUNTS:-"1 4 16"}
+DOWNLOADS=16                  # parallel downloads in 4
+DOWNLOAD_RUNS=${DOWNLOAD_RUNS:-5}
+steps=${*:-1 2 3 4}
+
+scripts/install-deps.sh nginx >&2
+if [ -z "${TANDEM:-}" ]; then swift build -c release --product tandem >&2; fi
+tandem=${TANDEM:-$(swift build -c release --show-bin-path)/tandem}   # TANDEM=path: another build
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
+mkdir -p "$work/empty"
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+
+wait_for() { for _ in $(seq 600); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.05; done; echo "timed out waiting for $2 in $1" >&2; exit 1; }
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# A party link with another HOST:PORT (a proxy in front of the real one); the rest (key, fp) kept.
+relink() { sed -E "s#^(tandem[a-z+]*://)[^/]+#\1$2#" <<< "$1"; }
+# A link proxy in front of $1 adding $2 ± $3 ms; sets $proxied; its stdout in $work/$4.out.
+proxy() {
+    "$tandem" bench link --listen 127.0.0.1:0 --to "$1" --latency "$2" --jitter "$3" --seed 1 > "$work/$4.out" 2>/dev/null &
+    wait_for "$work/$4.out" "listening on"
+    proxied=$(sed -n 's/^listening on //p' "$work/$4.out")
+}
+# host FILE NAME SECONDS EXTRA...: a self-serving host playing from 1 s; sets $link and $hostpid.
+host() {
+    "$tandem" host "$1" --listen 127.0.0.1:0 --headless --party "$2" --name host --ipc "$work/$2-host.sock" \
+        --duration "$3" --script "play@1" "${@:4}" > "$work/$2-host.out" 2> "$work/$2-host.err" &
+    hostpid=$!
+    wait_for "$work/$2-host.out" "^tandem"
+    link=$(grep -m1 '^tandem' "$work/$2-host.out")
+}
+
+if [[ " $steps " == *" 1 "* ]]; then
+    echo "## 1. join → first synced frame over ${LATENCY_MS} ± ${JITTER_MS} ms: streaming against a local copy"
+    host assets/party.mp4 join 400
+    hostaddr=$(sed -E 's#^tandem[a-z+]*://([^/]+)/.*#\1#' <<< "$link")
+    proxy "$hostaddr" "$LATENCY_MS" "$JITTER_MS" join-link
+    guestlink=$(relink "$link" "$proxied")
+    sleep 2  # the host is playing (its script plays at 1 s) before the first guest joins
+    : > "$work/join-local"; : > "$work/join-stream"
+    for run in $(seq "$JOIN_RUNS"); do
+        for kind in local stream; do
+            media=assets; [ "$kind" = stream ] && media="$work/empty"
+            sock="$work/join-$kind-$run.sock"
+            "$tandem" bench first-sync --ipc "$work/join-host.sock" --ipc "$sock" --json > "$work/first.json" &
+            bench=$!
+            (cd "$work/empty" && exec "$tandem" join "$guestlink" --headless --name "$kind$run" --media "$media" \
+                --ipc "$sock" --duration 60) 2> "$work/join-$kind-$run.err" &
+            guest=$!
+            wait "$bench"
+            seconds=$(sed -n 's/.*"seconds":\([^,}]*\).*/\1/p' "$work/first.json")
+            echo "$seconds" >> "$work/join-$kind"
+            echo "run $run $kind: ${seconds} s"
+            kill -TERM "$guest"; wait "$guest" 2>/dev/null || true
+        done
+    done
+    l=$(median < "$work/join-local"); s=$(median < "$work/join-stream")
+    echo "| join → first synced frame | streaming $s s | local copy $l s | ratio $(awk -v s="$s" -v l="$l" 'BEGIN { printf "%.2f", s / l }') | goal ≤ 1.5 |"
+    kill -TERM "$hostpid" 2>/dev/null || true; wait "$hostpid" 2>/dev/null || true
+fi
+
+if [[ " $steps " == *" 2 "* ]]; then
+    echo "## 2. bytes the host uploads through tandem serve, guests streaming the same 60 s"
+    size=$(stat -c %s assets/party.mp4)
+    echo "| guests | host upload (bytes) | × the file ($size bytes) |"
+    echo "|---|---|---|"
+    for n in $GUEST_COUNTS; do
+        "$tandem" serve --listen 127.0.0.1:0 > "$work/serve$n.out" 2> "$work/serve$n.err" &
+        server=$!
+        wait_for "$work/serve$n.out" "listening on"
+        addr=$(sed -n 's/^listening on //p' "$work/serve$n.out")
+        proxy "$addr" 0 0 "upload$n"   # counts the host's bytes, adds nothing
+        upload=$!
+        "$tandem" host assets/party.mp4 --server "$proxied" --headless --party "up$n" --name host \
+            --duration 75 --script "play@8" > "$work/up$n-host.out" 2> "$work/up$n-host.err" &
+        hostpid=$!
+        wait_for "$work/up$n-host.out" "^tandem"
+        guestlink=$(relink "$(grep -m1 '^tandem' "$work/up$n-host.out")" "$addr")
+        guests=()
+        for g in $(seq "$n"); do
+            (cd "$work/empty" && exec "$tandem" join "$guestlink" --headless --name "g$g" --media . --duration 74) \
+                2> "$work/up$n-g$g.err" &
+            guests+=($!)
+        done
+        wait "$hostpid" "${guests[@]}" || true
+        kill -TERM "$upload" "$server"; wait "$upload" "$server" 2>/dev/null || true
+        bytes=$(sed -n 's/^bytes: \([0-9]*\) to.*/\1/p' "$work/upload$n.out")
+        echo "| $n | $bytes | $(awk -v b="$bytes" -v s="$size" 'BEGIN { printf "%.2f", b / s }') |"
+    done
+fi
+
+if [[ " $steps " == *" 3 "* ]]; then
+    echo "## 3. skew over ${LATENCY_MS} ± ${JITTER_MS} ms: a streaming guest and a local-copy guest in one party"
+    host assets/party.mp4 skew 40 --script "play@2,pause@10,play@12,seek:30@16,seek:5@24"
+    hostaddr=$(sed -E 's#^tandem[a-z+]*://([^/]+)/.*#\1#' <<< "$link")
+    proxy "$hostaddr" "$LATENCY_MS" "$JITTER_MS" skew-link
+    guestlink=$(relink "$link" "$proxied")
+    (cd "$work/empty" && exec "$tandem" join "$guestlink" --headless --name local --media "$OLDPWD/assets" \
+        --ipc "$work/local.sock" --duration 38) 2> "$work/local.err" &
+    (cd "$work/empty" && exec "$tandem" join "$guestlink" --headless --name streaming --media . \
+        --ipc "$work/streaming.sock" --duration 38) 2> "$work/streaming.err" &
+    "$tandem" bench party --ipc "$work/skew-host.sock" --ipc "$work/local.sock" --ipc "$work/streaming.sock" --duration 34
+    wait "$hostpid" || true
+fi
+
+if [[ " $steps " == *" 4 "* ]]; then
+    echo "## 4. $DOWNLOADS parallel whole-file downloads: a self-serving host against nginx"
+    Benchmarks/make-media.sh > /dev/null
+    file=bench-out/1080p-h264.mp4
+    cp "$file" "$work/media.mp4"
+    # nginx on the same file, plain and TLS (the host's own certificate and key when it has them).
+    host "$work/media.mp4" dl 600
+    hostaddr=$(sed -E 's#^tandem[a-z+]*://([^/]+)/.*#\1#' <<< "$link")
+    party=dl
+    key=$(sed -E 's#.*[?&]key=([^&]+).*#\1#' <<< "$link")
+    token=$(printf 'tandem-media:%s' "$party" | openssl dgst -sha256 -hmac "$key" -r | cut -d' ' -f1)
+    scheme=https; [[ "$link" == tandem+insecure* ]] && scheme=http
+    mkdir -p "$work/nginx/logs"
+    cat > "$work/nginx/nginx.conf" <<EOF
+worker_processes 2;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/logs/error.log;
+events { worker_connections 256; }
+http {
+    access_log off; sendfile on; tcp_nopush on;
+    client_body_temp_path $work/nginx; proxy_temp_path $work/nginx; fastcgi_temp_path $work/nginx;
+    uwsgi_temp_path $work/nginx; scgi_temp_path $work/nginx;
+    server { listen 127.0.0.1:18080; root $work; }
+    $( [ -f "$work/nginx/cert.pem" ] && echo "server { listen 127.0.0.1:18443 ssl; ssl_certificate $work/nginx/cert.pem; ssl_certificate_key $work/nginx/key.pem; root $work; }" )
+}
+EOF
+    nginx -c "$work/nginx/nginx.conf" -p "$work/nginx"
+    fetch_all() {  # URL [HEADER]: $DOWNLOADS downloads at once; prints the wall seconds
+        local start end pids=()
+        start=$(date +%s.%N)
+        for _ in $(seq "$DOWNLOADS"); do curl -sfk -o /dev/null ${2:+-H "$2"} "$1" & pids+=($!); done
+        for pid in "${pids[@]}"; do wait "$pid" || { echo "a download of $1 failed" >&2; exit 1; }; done
+        end=$(date +%s.%N)
+        awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f\n", b - a }'
+    }
+    : > "$work/dl-tandem"; : > "$work/dl-nginx"
+    for run in $(seq "$DOWNLOAD_RUNS"); do
+        fetch_all "$scheme://$hostaddr/party/$party/media/0" "Authorization: Bearer $token" >> "$work/dl-tandem"
+        fetch_all "http://127.0.0.1:18080/media.mp4" >> "$work/dl-nginx"
+    done
+    t=$(median < "$work/dl-tandem"); n=$(median < "$work/dl-nginx")
+    echo "| $DOWNLOADS × $(stat -c %s "$file") bytes | tandem ($scheme) $t s | nginx (http) $n s | ratio $(awk -v t="$t" -v n="$n" 'BEGIN { printf "%.2f", t / n }') | goal ≤ 1.2 |"
+    nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" -s stop
+    kill -TERM "$hostpid" 2>/dev/null || true; wait "$hostpid" 2>/dev/null || true
+fi

@@ -27,6 +27,10 @@ public final class RelayDiskCache: Sendable {
     /// Magic, a 4-byte big-endian length and the 32-byte SHA-256 of the bytes.
     static var headerBytes: Int { magic.count + 4 + 32 }
 
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
     /// What a chunk is, for its file name.
     struct Key: Hashable, Sendable {
         var party: String
@@ -62,7 +66,16 @@ public final class RelayDiskCache: Sendable {
         self.capacityBytes = max(capacityBytes, 0)
         self.pool = pool
         let manager = FileManager.default
-        try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var isFolder: ObjCBool = false
+        if manager.fileExists(atPath: directory, isDirectory: &isFolder), !isFolder.boolValue {
+            throw Failure(description: "\(directory) is not a folder")
+        }
+        do {
+            try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw Failure(description: "cannot create the folder \(directory) (is a file in its path, or is it not writable?)")
+        }
+        guard manager.isWritableFile(atPath: directory) else { throw Failure(description: "\(directory) is not writable") }
         let url = URL(fileURLWithPath: directory)
         let found = try manager.contentsOfDirectory(at: url, includingPropertiesForKeys: [.contentModificationDateKey, .fileSizeKey])
         var entries: [(name: String, date: Date, size: Int64)] = []

@@ -104,7 +104,7 @@ final class Demuxer: Sendable {
         let fills = routes.map { $0.packets.fill }
         if fills.reduce(0, { $0 + $1.bytes }) > limits.maxBytes { return true }
         if readAhead.measuresFromClock {
-            // A network stream: every stream read this far past the clock.
+            // A network stream: read this far past the clock (``ReadAhead/measure(at:)``).
             return readAhead.measure(at: control.position).seconds >= limits.seconds
         }
         let enough = { (fill: PacketQueue.Fill) in fill.count > limits.packets && fill.duration > limits.seconds }

@@ -58,27 +58,29 @@ final class ReadAhead: Sendable {
 
     func ended() { state.withLock { $0.inputEnded = true } }
 
-    /// Seconds read beyond `position` on the stream that has least (0 when a stream has nothing
-    /// read yet), and whether the input is read to its end.
+    /// Seconds read beyond `position` on the stream that has most (0 when nothing is read yet),
+    /// and whether the input is read to its end. The most, not the least: the streams of a file
+    /// are interleaved, so they run dry and refill together, while a sparse stream (a cover
+    /// picture, a still) must not make a healthy input look dry.
     func measure(at position: Double) -> (seconds: Double, inputEnded: Bool) {
         state.withLock { s in
-            let least = s.ends.map { end in end.map { $0 - position } ?? 0 }.min() ?? 0
-            return (max(0, least), s.inputEnded)
+            let most = s.ends.compactMap { $0.map { $0 - position } }.max() ?? 0
+            return (max(0, most), s.inputEnded)
         }
     }
 }
 
 /// What a player's input holds for it: a streaming player's read-ahead, and whether it ran dry.
 public struct BufferStatus: Sendable, Equatable {
-    /// Media seconds read beyond the clock's position, on the stream that has least.
+    /// Media seconds read beyond the clock's position (on the stream that has most).
     public var readAhead: Double
     /// The input is read to its end: nothing more will come, so nothing is worth waiting for.
     public var inputEnded: Bool
     /// A network input, read far ahead (``ReadAhead/Limits/network``); a local file reads about a
     /// second ahead, so its `readAhead` says nothing about recovering.
     public var streaming: Bool
-    /// The clock runs (playing, prerolled, not ended) but has passed everything read: the player
-    /// waits on its input (a network stream that ran dry) while it should be presenting.
+    /// A network input whose clock runs (playing, prerolled, not ended) but has passed everything
+    /// read: the player waits on its input while it should be presenting. Never for a local file.
     public var starved: Bool
 
     public init(readAhead: Double, inputEnded: Bool, starved: Bool, streaming: Bool) {

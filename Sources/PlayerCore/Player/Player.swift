@@ -160,7 +160,7 @@ public final class Player: Sendable {
             (s.clock.position(at: now), !s.prerolling && !s.ended && !s.closed && !s.clock.isPaused(at: now))
         }
         let (seconds, inputEnded) = readAhead.measure(at: position)
-        return BufferStatus(readAhead: seconds, inputEnded: inputEnded, starved: running && !inputEnded && seconds <= 0,
+        return BufferStatus(readAhead: seconds, inputEnded: inputEnded, starved: readAhead.measuresFromClock && running && !inputEnded && seconds <= 0,
                             streaming: readAhead.measuresFromClock)
     }
 

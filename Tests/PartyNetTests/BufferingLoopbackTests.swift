@@ -52,7 +52,8 @@ import Testing
         // Gus plays through what the burst gave it, runs dry, and the party waits for it…
         #expect(await PartyLoopbackTests.waitUntil(60) { hostNotices.all.contains("waiting for Gus (buffering)") },
                 "host heard: \(hostNotices.all)")
-        #expect(annNotices.all.contains("waiting for Gus (buffering)"), "every member is told")
+        #expect(await PartyLoopbackTests.waitUntil { annNotices.all.contains("waiting for Gus (buffering)") }, "every member is told")
+        #expect(await PartyLoopbackTests.waitUntil { gusNotices.all.contains("waiting for Gus (buffering)") })
         #expect(await PartyLoopbackTests.waitUntil(30) { hostNotices.all.contains("Gus buffering") })
         // …for at most the stall wait, then goes on without it (Gus still crawling).
         #expect(await PartyLoopbackTests.waitUntil(30) { hostNotices.all.contains("went on without the stalled participant") })

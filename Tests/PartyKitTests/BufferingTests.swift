@@ -125,3 +125,17 @@ import Testing
         #expect(PartyNotice.participantList([gus]).text == "here: Bob: buffering")
     }
 }
+
+extension BufferingTests {
+    @Test func othersHearOfBufferingOnceAndOfWatchingAgain() throws {
+        let h = try playing()
+        var gus = Fixtures.alice
+        gus.presence = Presence(state: .stalled, source: "streaming", buffering: true)
+        #expect(h.receive(.presence(gus)).notices.map(\.text) == ["Alice buffering"])
+        // The group went on: still buffering for people, not another line.
+        gus.presence = Presence(state: .syncing, source: "streaming", buffering: true)
+        #expect(h.receive(.presence(gus)).notices.isEmpty)
+        gus.presence = Presence(state: .watching, source: "streaming")
+        #expect(h.receive(.presence(gus)).notices.map(\.text) == ["Alice watching (streaming)"])
+    }
+}

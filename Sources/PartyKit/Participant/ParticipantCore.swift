@@ -169,10 +169,12 @@ public struct ParticipantCore: Sendable {
         case .presence(let info):
             let before = participants.first { $0.id == info.id }?.presence
             participants = participants.map { $0.id == info.id ? info : $0 }
-            // "syncing" is every joiner's first second: not worth a line (buffering is).
-            guard info.id != me?.id, info.presence != before,
+            // "syncing" is every joiner's first second: not worth a line (buffering is), nor is a
+            // change people would not see ("buffering" asking the group to wait, then not).
+            let item = timeline?.item ?? 0
+            guard info.id != me?.id, info.presence?.text(item: item) != before?.text(item: item),
                   info.presence?.state != .syncing || info.presence?.isBuffering == true else { return [] }
-            return [.notice(.presenceChanged(info, item: timeline?.item ?? 0))]
+            return [.notice(.presenceChanged(info, item: item))]
         case .hostChanged(let info):
             participants = participants.map { $0.id == info.id ? info : ($0.role == .host ? demoted($0) : $0) }
             if info.id == me?.id { me = info }

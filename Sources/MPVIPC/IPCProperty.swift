@@ -11,4 +11,6 @@ public enum IPCProperty: String, Sendable, Hashable, CaseIterable {
     case speed
     /// Duration of the current file in seconds (`Double`); read-only, may be unavailable.
     case duration
+    /// Whether playback waits for its stream to refill (`Bool`, mpv's `paused-for-cache`); read-only.
+    case pausedForCache = "paused-for-cache"
 }

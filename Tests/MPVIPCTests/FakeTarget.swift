@@ -29,6 +29,7 @@ actor FakeTarget: IPCTarget {
         case .pause: .bool(paused)
         case .speed: .double(speed)
         case .duration: duration.map(IPCValue.double)
+        case .pausedForCache: .bool(false)
         }
     }
 

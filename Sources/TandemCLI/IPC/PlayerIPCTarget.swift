@@ -13,6 +13,7 @@ struct PlayerIPCTarget: IPCTarget {
         case .pause: .bool(PlayerReading(player).isPaused)
         case .speed: .double(player.rate)
         case .duration: player.duration.map { .double($0) }
+        case .pausedForCache: .bool(player.buffer.starved)
         }
     }
 

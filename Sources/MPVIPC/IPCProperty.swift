@@ -16,4 +16,6 @@ public enum IPCProperty: String, Sendable, Hashable, CaseIterable {
     /// tool on the same machine can carry several players' positions to one instant exactly,
     /// whatever the delay before and after the reply (``IPCValue/sample(position:at:)``).
     case timeSample = "tandem-time-sample"
+    /// Whether playback waits for its stream to refill (`Bool`, mpv's `paused-for-cache`); read-only.
+    case pausedForCache = "paused-for-cache"
 }

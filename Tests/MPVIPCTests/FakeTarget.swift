@@ -30,6 +30,7 @@ actor FakeTarget: IPCTarget {
         case .speed: .double(speed)
         case .duration: duration.map(IPCValue.double)
         case .timeSample: timePos.map { IPCValue.sample(position: $0, at: 42) }
+        case .pausedForCache: .bool(false)
         }
     }
 

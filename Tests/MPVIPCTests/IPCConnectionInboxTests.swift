@@ -55,10 +55,11 @@ struct IPCConnectionInboxTests {
             #expect(inbox.pendingChanges <= IPCConnectionInbox.maxPendingChanges)
         }
         #expect(inbox.count == IPCConnectionInbox.maxPendingChanges)
-        // The last change of each property, in the order they were last queued.
+        // The last change of each property (the largest index of its turn), in property order.
         let count = IPCProperty.allCases.count
         let expected = IPCProperty.allCases.indices.map { i in
-            "\(IPCProperty.allCases[i].rawValue)=\(Double(100_000 - count + i))"
+            let last = (100_000 - 1) - ((100_000 - 1 - i) % count)
+            return "\(IPCProperty.allCases[i].rawValue)=\(Double(last))"
         }
         #expect(drain(&inbox) == expected)
     }

@@ -54,3 +54,11 @@ import Testing
         #expect(recorder.lines.isEmpty)
     }
 }
+
+extension PartyEventLinesTests {
+    @Test func aBufferingMembersStatusSaysSo() {
+        let line = JSONLineWriter.line(PartyEvent.status(.init(party: "demo", participants: 3, synced: false, skewMs: nil,
+                                                               position: 12, playing: true, connected: true, buffering: true)))
+        #expect(JSONValue.parse(line)?["buffering"] == true)
+    }
+}

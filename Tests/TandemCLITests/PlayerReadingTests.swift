@@ -103,3 +103,16 @@ import Testing
         #expect(await target.property(.pause) == .bool(true))
     }
 }
+
+extension PlayerReadingTests {
+    /// `paused-for-cache` is reported when a stream runs dry and when it has refilled, not before.
+    @Test func pausedForCacheIsReportedWhenItChanges() {
+        var watch = IPCPropertyWatch()
+        #expect(!watch.observed(paused: false, speed: 1, duration: 60).contains { $0.property == .pausedForCache })
+        #expect(watch.observed(paused: false, speed: 1, duration: 60, pausedForCache: true)
+            == [IPCPropertyChange(.pausedForCache, .bool(true))])
+        #expect(watch.observed(paused: false, speed: 1, duration: 60, pausedForCache: true).isEmpty)
+        #expect(watch.observed(paused: false, speed: 1, duration: 60, pausedForCache: false)
+            == [IPCPropertyChange(.pausedForCache, .bool(false))])
+    }
+}

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// One JSON object per WebSocket text frame, `{"type": …}` like the party protocol:
 /// - host → server `relayOffer` {`party`, `seat` (the host's seat token from its welcome: guests know
-///   the key, only the host knows this), `items` [{`index`, `bytes`}]}
+///   the key, only the host knows this), `items` [{`index`, `bytes`, `sha256`?}]}
 /// - server → host `relayFetch` {`id`, `item`, `offset`, `length`} (length ≤ ``chunkBytes``)
 /// - host → server `relayChunk` {`id`, `data` (base64)} or `relayFailed` {`id`, `reason`}
 public enum RelayMessage: Sendable, Equatable {
@@ -20,7 +20,11 @@ public struct RelayOffer: Sendable, Codable, Equatable {
     public struct Item: Sendable, Codable, Equatable {
         public var index: Int
         public var bytes: Int64
-        public init(index: Int, bytes: Int64) { self.index = index; self.bytes = bytes }
+        /// The file's sampled SHA-256 (``MediaIdentity/sampleSHA256``): what the server's disk
+        /// cache keys its chunks by, so another file under the same party and item never hits them.
+        /// Absent (an older host): its chunks are cached in memory only.
+        public var sha256: String?
+        public init(index: Int, bytes: Int64, sha256: String? = nil) { self.index = index; self.bytes = bytes; self.sha256 = sha256 }
     }
     public var party: String
     /// The host's seat token.

@@ -21,7 +21,19 @@ public struct ParticipantCore: Sendable {
     public struct PlayerSnapshot: Sendable {
         public var position: Double
         public var prerolling: Bool
-        public init(position: Double, prerolling: Bool) { self.position = position; self.prerolling = prerolling }
+        /// Its clock runs but it has nothing read for the instant it should present (a stream that ran dry).
+        public var starved: Bool
+        /// Media seconds read ahead of its position (nil: unknown, a local file: plenty).
+        public var readAhead: Double?
+        /// Its input is read to the end: nothing more will come.
+        public var inputEnded: Bool
+        public init(position: Double, prerolling: Bool, starved: Bool = false, readAhead: Double? = nil, inputEnded: Bool = false) {
+            self.position = position
+            self.prerolling = prerolling
+            self.starved = starved
+            self.readAhead = readAhead
+            self.inputEnded = inputEnded
+        }
     }
 
     /// How often the player is checked against the timeline.
@@ -49,6 +61,8 @@ public struct ParticipantCore: Sendable {
     private var holdUntil = -Double.infinity
     private var everSynced = false
     private var reportedStall = false
+    /// Whether the stream ran dry and the player is refilling it (``BufferingWatch``).
+    private(set) var buffering = BufferingWatch()
     private var correction = 0.0
     public private(set) var lastError: Double?
     /// The party clock at the last check (what a host restores its party from).
@@ -70,7 +84,9 @@ public struct ParticipantCore: Sendable {
     }
 
     public var isJoined: Bool { me != nil && !ended }
-    public var isSynced: Bool { everSynced && awaitingSeek == nil }
+    public var isSynced: Bool { everSynced && awaitingSeek == nil && !buffering.isActive }
+    /// Its stream ran dry: refilling, or seeking back onto the timeline.
+    public var isBuffering: Bool { buffering.isActive }
 
     public func partyTime(local: Double) -> Double? { clockSync.party(fromLocal: local) }
 
@@ -86,6 +102,7 @@ public struct ParticipantCore: Sendable {
     public mutating func reconnect(now: Double) -> [Action] {
         clockSync = ClockSync()
         pings.removeAll()
+        buffering.reset()
         nextPing = -Double.infinity
         var again = hello
         again.resume = token
@@ -134,6 +151,10 @@ public struct ParticipantCore: Sendable {
             timeline = next
             var out: [Action] = []
             if let reason = next.reason { out.append(.notice(.timeline(next, reason: reason))) }
+            if buffering.timeline(epoch: next.epoch, playing: next.playing, now: now) {
+                // The group went on without this member: it stops asking it to wait, and rejoins when it can.
+                out.append(statusMessage(currentState))
+            }
             return out + applyTimeline(now: now)
         case .joined(let info):
             participants.removeAll { $0.id == info.id }
@@ -148,9 +169,12 @@ public struct ParticipantCore: Sendable {
         case .presence(let info):
             let before = participants.first { $0.id == info.id }?.presence
             participants = participants.map { $0.id == info.id ? info : $0 }
-            // "syncing" is every joiner's first second: not worth a line.
-            guard info.id != me?.id, info.presence != before, info.presence?.state != .syncing else { return [] }
-            return [.notice(.presenceChanged(info, item: timeline?.item ?? 0))]
+            // "syncing" is every joiner's first second: not worth a line (buffering is), nor is a
+            // change people would not see ("buffering" asking the group to wait, then not).
+            let item = timeline?.item ?? 0
+            guard info.id != me?.id, info.presence?.text(item: item) != before?.text(item: item),
+                  info.presence?.state != .syncing || info.presence?.isBuffering == true else { return [] }
+            return [.notice(.presenceChanged(info, item: item))]
         case .hostChanged(let info):
             participants = participants.map { $0.id == info.id ? info : ($0.role == .host ? demoted($0) : $0) }
             if info.id == me?.id { me = info }
@@ -180,8 +204,9 @@ public struct ParticipantCore: Sendable {
         guard source != mediaSource || problem != mediaProblem else { return [] }
         mediaSource = source
         mediaProblem = problem
+        if problem != nil { buffering.reset() }
         guard isJoined else { return [] }
-        return [statusMessage(problem != nil ? .unavailable : (awaitingSeek == nil && everSynced ? .ready : .syncing))]
+        return [statusMessage(currentState)]
     }
 
     /// The player finished prerolling the seek it was given for `epoch`.
@@ -190,7 +215,9 @@ public struct ParticipantCore: Sendable {
         awaitingSeek = nil
         everSynced = true
         controller.noteSeek(at: now)
-        if reportedStall {
+        let wasBuffering = buffering.isActive
+        buffering.rejoined()
+        if reportedStall || wasBuffering {
             reportedStall = false
             return [statusMessage(.ready)]
         }
@@ -203,19 +230,49 @@ public struct ParticipantCore: Sendable {
         if now >= nextPing { out += ping(now: now) }
         if now >= nextCheck {
             nextCheck = now + Self.checkInterval
-            out += reconcile(now: now, player: player)
+            out += watchBuffer(now: now, player: player)
+            // A player that ran dry is not drifting: it waits for its input (re-seeking would only
+            // throw away what it has read).
+            if !buffering.isActive, player?.starved != true { out += reconcile(now: now, player: player) }
         }
-        if let waiting = awaitingSeek, everSynced, !reportedStall, mediaProblem == nil, now > waiting.at {
+        if let waiting = awaitingSeek, everSynced, !reportedStall, !buffering.isActive, mediaProblem == nil, now > waiting.at {
             // The instant passed and the seek is not ready: the group should know.
             reportedStall = true
             out.append(statusMessage(.stalled))
         }
         if now >= nextStatus {
             nextStatus = now + Self.statusInterval
-            out.append(statusMessage(mediaProblem != nil ? .unavailable
-                : awaitingSeek == nil && everSynced ? .ready : (reportedStall ? .stalled : .syncing)))
+            out.append(statusMessage(currentState))
         }
         return out
+    }
+
+    /// What its status says now.
+    private var currentState: Status.State {
+        if mediaProblem != nil { return .unavailable }
+        if buffering.isActive { return buffering.isBlocking ? .stalled : .syncing }
+        if awaitingSeek == nil && everSynced { return .ready }
+        return reportedStall ? .stalled : .syncing
+    }
+
+    /// Notices a stream that ran dry (hold the picture, tell the party) and one that recovered
+    /// (seek back to where the party is).
+    private mutating func watchBuffer(now: Double, player: PlayerSnapshot?) -> [Action] {
+        guard let timeline, let sync = clockSync.estimate, let player, !player.prerolling, everSynced,
+              mediaProblem == nil, awaitingSeek == nil || buffering.isActive else { return [] }
+        let event = buffering.update(now: now, epoch: timeline.epoch, playing: timeline.playing, starved: player.starved,
+                                     readAhead: player.readAhead, inputEnded: player.inputEnded)
+        switch event {
+        case .ranDry:
+            // The picture holds where it ran dry, so what arrives is kept for when it rejoins.
+            let hold = MediaClock(position: player.position, host: now, rate: timeline.rate, paused: true)
+            return [.switchClock(hold, epoch: appliedEpoch), statusMessage(currentState)]
+        case .recovered:
+            reportedStall = buffering.isBlocking
+            return reseek(timeline, sync: sync, now: now) + [statusMessage(currentState)]
+        case nil:
+            return []
+        }
     }
 
     /// When the driver should call `tick` next.
@@ -234,7 +291,8 @@ public struct ParticipantCore: Sendable {
         .send(.status(Status(epoch: appliedEpoch, state: state, skewMs: lastError.map { $0 * 1000 }.flatMap { $0.isFinite ? $0 : nil },
                              rttMs: clockSync.estimate.map { $0.minDelay * 1000 },
                              offsetUncertaintyMs: clockSync.estimate.map { $0.uncertainty * 1000 },
-                             source: mediaSource, problem: state == .unavailable ? mediaProblem : nil)))
+                             source: mediaSource, problem: state == .unavailable ? mediaProblem : nil,
+                             buffering: buffering.isActive && state != .ready && state != .unavailable)))
     }
 
     // MARK: Following the timeline
@@ -257,6 +315,7 @@ public struct ParticipantCore: Sendable {
         appliedEpoch = timeline.epoch
         let instant = sync.local(fromParty: timeline.partyTime)
         if firstTime || timeline.jump {
+            buffering.jumped()
             var at = instant
             var position = timeline.position
             if at < now + Self.seekLead * 0.5 {
@@ -270,6 +329,8 @@ public struct ParticipantCore: Sendable {
             return [.seek(item: timeline.item, position: max(0, position), at: at, playing: timeline.playing,
                           rate: timeline.rate, epoch: timeline.epoch, catchUp: firstTime)]
         }
+        // A player refilling its stream keeps its picture held; it rejoins with a seek when it can.
+        if buffering.isActive, awaitingSeek == nil { return [] }
         return [.switchClock(MediaClock(position: timeline.position, host: instant, rate: timeline.rate,
                                         paused: !timeline.playing), epoch: timeline.epoch)]
     }

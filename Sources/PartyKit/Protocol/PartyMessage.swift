@@ -219,10 +219,15 @@ public struct Status: Sendable, Codable, Equatable {
     public var skewMs: Double?
     public var rttMs: Double?
     public var offsetUncertaintyMs: Double?
+    /// The member's stream ran dry and it is refilling its read-ahead (with `stalled`: the group
+    /// should wait for it; with `syncing`: the group went on, and it rejoins when it can). Absent:
+    /// not buffering. A field, not a state, so v2 peers that do not know it see a plain stall.
+    public var buffering: Bool?
     public init(epoch: Int, state: State, skewMs: Double? = nil, rttMs: Double? = nil, offsetUncertaintyMs: Double? = nil,
-                source: String? = nil, problem: String? = nil) {
+                source: String? = nil, problem: String? = nil, buffering: Bool? = nil) {
         self.epoch = epoch
         self.state = state
+        self.buffering = buffering == true ? true : nil
         self.source = source
         self.problem = problem.map { String($0.prefix(PartyProtocol.maxProblemLength)) }
         self.skewMs = skewMs

@@ -16,15 +16,26 @@ public struct Presence: Sendable, Codable, Equatable {
     public var source: String?
     /// Why it cannot play, for `unavailable`.
     public var problem: String?
-    public init(state: State, source: String? = nil, problem: String? = nil) {
+    /// Its stream ran dry and it is refilling its read-ahead (with `stalled` or `syncing`); absent
+    /// otherwise. A field rather than a state, so v2 peers that do not know it still decode the list.
+    public var buffering: Bool?
+    public init(state: State, source: String? = nil, problem: String? = nil, buffering: Bool? = nil) {
         self.state = state
         self.source = source
         self.problem = problem
+        self.buffering = buffering == true && state != .watching && state != .unavailable ? true : nil
     }
+
+    /// Whether it is buffering (what people see instead of "stalled" or "syncing").
+    public var isBuffering: Bool { buffering == true }
+
+    /// The state's name for people and event lines: "buffering" for a member refilling its stream.
+    public var stateName: String { isBuffering ? "buffering" : state.rawValue }
 
     /// "watching (streaming)", "can't play item 2: no such file" (items counted from 1 for people).
     public func text(item: Int?) -> String {
-        switch state {
+        if isBuffering { return "buffering" }
+        return switch state {
         case .syncing: "syncing"
         case .watching: source.map { "watching (\($0))" } ?? "watching"
         case .stalled: "stalled"

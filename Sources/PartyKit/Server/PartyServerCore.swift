@@ -278,7 +278,7 @@ public struct PartyServerCore: Sendable {
         if seat.status == .stalled, party.timeline.playing, party.waitingFor.isEmpty {
             var next = party.timeline.continued(at: now + party.lead(jump: false))
             next.playing = false
-            next.reason = "waiting for \(seat.info.name)"
+            next.reason = "waiting for \(seat.info.name)" + (seat.info.presence?.isBuffering == true ? " (buffering)" : "")
             party.timeline = next
             party.waitingFor = [seatID]
             party.waitDeadline = now + party.config.stallWaitSeconds
@@ -358,6 +358,7 @@ extension Presence {
         case .stalled: .stalled
         case .unavailable: .unavailable
         }
-        self.init(state: state, source: status.source, problem: state == .unavailable ? status.problem : nil)
+        self.init(state: state, source: status.source, problem: state == .unavailable ? status.problem : nil,
+                  buffering: status.buffering)
     }
 }

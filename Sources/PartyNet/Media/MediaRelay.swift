@@ -6,8 +6,9 @@ import WebSocketTransport
 
 /// The party server's side of relayed media: the hosts' relay connections, the chunks fetched
 /// through them, and the requests waiting for chunks. A chunk that several members want at once
-/// is fetched once; fetched chunks stay in a bounded cache (oldest out first), so N members
-/// watching the same part cost the host about one upload of it.
+/// is fetched once; fetched chunks stay in a bounded memory cache (oldest out first), and, with a
+/// ``RelayDiskCache``, in a folder with a size cap behind it, so N members watching the same part
+/// cost the host about one upload of it, even long after the memory tier has moved on.
 public final class MediaRelay: Sendable {
     /// Default cache size: an hour of a 500 kbit/s stream, a few minutes of HD.
     public static let defaultCacheBytes = 256 << 20
@@ -25,6 +26,8 @@ public final class MediaRelay: Sendable {
     private struct Upstream {
         let connection: WebSocketConnection
         let sizes: [Int: Int64]
+        /// Item → its identity for the disk tier (size and sampled SHA-256), for items offered with a hash.
+        let identities: [Int: String]
     }
 
     private struct State {
@@ -40,9 +43,13 @@ public final class MediaRelay: Sendable {
 
     private let state = Mutex(State())
     private let cacheLimit: Int
+    /// The second tier, if any.
+    public let disk: RelayDiskCache?
 
-    public init(cacheBytes: Int = MediaRelay.defaultCacheBytes) {
+    /// `cacheBytes`: the memory tier's cap (at least one chunk); `disk`: a disk tier behind it.
+    public init(cacheBytes: Int = MediaRelay.defaultCacheBytes, disk: RelayDiskCache? = nil) {
         cacheLimit = max(cacheBytes, RelayProtocol.chunkBytes)
+        self.disk = disk
     }
 
     /// Bytes the hosts have sent through their relay connections since start.
@@ -55,9 +62,18 @@ public final class MediaRelay: Sendable {
 
     /// A host's relay connection offers `sizes` (item → bytes) of `party`; it replaces an older one.
     func attach(party: String, connection: WebSocketConnection, sizes: [Int: Int64]) {
+        attach(party: party, connection: connection, items: sizes.map { RelayOffer.Item(index: $0.key, bytes: $0.value) })
+    }
+
+    /// A host's relay connection offers `items` of `party` (with their hashes, for the disk tier);
+    /// it replaces an older one.
+    func attach(party: String, connection: WebSocketConnection, items: [RelayOffer.Item]) {
+        let sizes = Dictionary(items.map { ($0.index, $0.bytes) }, uniquingKeysWith: { a, _ in a })
+        let identities = Dictionary(items.compactMap { item in item.sha256.map { (item.index, "\(item.bytes):\($0)") } },
+                                    uniquingKeysWith: { a, _ in a })
         let old = state.withLock { state -> WebSocketConnection? in
             let old = state.upstreams[party]?.connection
-            state.upstreams[party] = Upstream(connection: connection, sizes: sizes)
+            state.upstreams[party] = Upstream(connection: connection, sizes: sizes, identities: identities)
             return old
         }
         if let old, old !== connection { old.close(reason: "replaced by a newer relay connection") }
@@ -83,13 +99,18 @@ public final class MediaRelay: Sendable {
         switch message {
         case .chunk(let chunk):
             let bytes = [UInt8](chunk.data)
-            let waiters = state.withLock { state -> [CheckedContinuation<[UInt8], any Error>] in
-                guard let key = state.inFlight.removeValue(forKey: chunk.id), key.party == party else { return [] }
+            let (waiters, onDisk) = state.withLock { state -> ([CheckedContinuation<[UInt8], any Error>], DiskPlace?) in
+                guard let key = state.inFlight.removeValue(forKey: chunk.id), key.party == party else { return ([], nil) }
                 state.uploaded += Int64(bytes.count)
                 store(key, bytes, in: &state)
-                return state.waiting.removeValue(forKey: key) ?? []
+                let place = diskPlace(key, in: state)
+                return (state.waiting.removeValue(forKey: key) ?? [], place?.length == bytes.count ? place : nil)
             }
             for waiter in waiters { waiter.resume(returning: bytes) }
+            if let disk, let onDisk {
+                // Kept on disk off the caller's path (file I/O on NIO's thread pool).
+                Task { await disk.write(onDisk.key, bytes) }
+            }
         case .failed(let failure):
             let waiters = state.withLock { state -> [CheckedContinuation<[UInt8], any Error>] in
                 guard let key = state.inFlight.removeValue(forKey: failure.id), key.party == party else { return [] }
@@ -107,6 +128,12 @@ public final class MediaRelay: Sendable {
     /// from the host (once, however many ask).
     func chunk(party: String, item: Int, index: Int64) async throws -> [UInt8] {
         let key = ChunkKey(party: party, item: item, index: index)
+        let (cached, onDisk) = state.withLock { state in (state.cache[key], diskPlace(key, in: state)) }
+        if let cached { return cached }
+        if let disk, let onDisk, disk.contains(onDisk.key), let bytes = await disk.read(onDisk.key, length: onDisk.length) {
+            state.withLock { store(key, bytes, in: &$0) }
+            return bytes
+        }
         return try await withCheckedThrowingContinuation { continuation in
             let outcome = state.withLock { state -> Result<[UInt8], Failure>? in
                 if let bytes = state.cache[key] { return .success(bytes) }
@@ -129,9 +156,26 @@ public final class MediaRelay: Sendable {
             for index in indices {
                 let key = ChunkKey(party: party, item: item, index: index)
                 guard state.cache[key] == nil, !state.inFlight.values.contains(key) else { continue }
+                // On disk: read from there when wanted, not fetched from the host again.
+                if let disk, let place = diskPlace(key, in: state), disk.contains(place.key) { continue }
                 _ = requestFetch(key, in: &state)
             }
         }
+    }
+
+    /// Where a chunk lives in the disk tier, and its length: for items offered with a hash only.
+    struct DiskPlace {
+        var key: RelayDiskCache.Key
+        var length: Int
+    }
+
+    private func diskPlace(_ key: ChunkKey, in state: State) -> DiskPlace? {
+        guard disk != nil, let upstream = state.upstreams[key.party], let identity = upstream.identities[key.item],
+              let size = upstream.sizes[key.item] else { return nil }
+        let offset = key.index * Int64(RelayProtocol.chunkBytes)
+        guard offset >= 0, offset < size else { return nil }
+        return DiskPlace(key: RelayDiskCache.Key(party: key.party, item: key.item, identity: identity, index: key.index),
+                         length: Int(min(Int64(RelayProtocol.chunkBytes), size - offset)))
     }
 
     private func requestFetch(_ key: ChunkKey, in state: inout State) -> Failure? {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Logging
 import PartyKit
@@ -50,7 +51,11 @@ public struct MediaUpstream: Sendable {
                                                            limits: WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes),
                                                            logger: logger)
         let readers = try files.mapValues { try FileReader(path: $0) }
-        let items = readers.map { RelayOffer.Item(index: $0.key, bytes: $0.value.size) }.sorted { $0.index < $1.index }
+        var items: [RelayOffer.Item] = []
+        for (index, reader) in readers.sorted(by: { $0.key < $1.key }) {
+            // The sampled hash names the content, for the server's disk cache.
+            items.append(RelayOffer.Item(index: index, bytes: reader.size, sha256: try? await reader.sampledSHA256()))
+        }
         connection.send(RelayProtocol.encode(.offer(RelayOffer(party: link.party, seat: seat, items: items))))
         await withTaskCancellationHandler {
             for await inbound in connection.inbound {
@@ -83,6 +88,17 @@ final class FileReader: Sendable {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
         queue = DispatchQueue(label: "tandem.relay.read")
+    }
+
+    /// The file's ``MediaIdentity/sampleSHA256`` (SHA-256 over the chunks ``MediaSampling`` picks).
+    func sampledSHA256() async throws -> String {
+        var hash = SHA256()
+        for range in MediaSampling.ranges(size: size) {
+            let chunk = try await read(offset: range.offset, length: Int(range.length))
+            guard chunk.count == Int(range.length) else { throw CocoaError(.fileReadCorruptFile) }
+            hash.update(data: chunk)
+        }
+        return hash.finalize().map { String(format: "%02x", $0) }.joined()
     }
 
     func read(offset: Int64, length: Int) async throws -> Data {

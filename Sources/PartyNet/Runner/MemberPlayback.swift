@@ -242,6 +242,17 @@ final class MemberPlayback: Sendable {
     }
 }
 
+extension MemberPlayback.Snapshot {
+    /// The player as the member's core sees it at a tick (nil while a show is pending: the player
+    /// may be the one it replaces): its position, and whether its stream ran dry or has recovered.
+    var playerSnapshot: ParticipantCore.PlayerSnapshot? {
+        guard pendingShows == 0, let player else { return nil }
+        let buffer = player.buffer
+        return ParticipantCore.PlayerSnapshot(position: player.position, prerolling: player.isPrerolling, starved: buffer.starved,
+                                              readAhead: buffer.streaming ? buffer.readAhead : nil, inputEnded: buffer.inputEnded)
+    }
+}
+
 extension MemberPlayback.Work {
     var isShow: Bool { if case .show = self { true } else { false } }
     var isClockSwitch: Bool { if case .switchClock = self { true } else { false } }

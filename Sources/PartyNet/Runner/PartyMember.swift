@@ -194,9 +194,7 @@ public actor PartyMember {
         while !Task.isCancelled {
             let now = clock.now()
             let shown = playback.snapshot
-            let snapshot = shown.pendingShows > 0 ? nil
-                : shown.player.map { ParticipantCore.PlayerSnapshot(position: $0.position, prerolling: $0.isPrerolling) }
-            perform(core.tick(now: now, player: snapshot))
+            perform(core.tick(now: now, player: shown.playerSnapshot))
             if options.advanceAtEnd, let item = shown.item, shown.player?.state == .ended, advancedFrom != item,
                let items = core.config?.items, item + 1 < items.count {
                 advancedFrom = item

@@ -91,8 +91,7 @@ public actor PartyServerRunner {
             }
             party = offer.party
             media.serveRelayed(party: offer.party, token: token)
-            media.relay.attach(party: offer.party, connection: connection,
-                               sizes: Dictionary(offer.items.map { ($0.index, $0.bytes) }, uniquingKeysWith: { a, _ in a }))
+            media.relay.attach(party: offer.party, connection: connection, items: offer.items)
             logger.info("relaying media", metadata: ["party": "\(offer.party)", "items": "\(offer.items.count)"])
         }
         if let party { media.relay.detach(party: party, connection: connection) }

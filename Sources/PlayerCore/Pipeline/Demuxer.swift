@@ -1,17 +1,12 @@
+import CFFmpeg
 import FFmpegKit
 import Foundation
 import Logging
 
-/// The read thread: `av_read_frame` into one packet queue per played stream, throttled by fill,
+/// The read thread: `av_read_frame` into one packet queue per played stream, throttled by fill
+/// (``ReadAhead/Limits``: small queues for a local file, tens of seconds for a network stream),
 /// carrying out seeks and flushing the queues into the new generation.
 final class Demuxer: Sendable {
-    /// Stop reading when the queues hold this much in total (ffplay's MAX_QUEUE_SIZE): bounds memory
-    /// for high-bitrate streams.
-    static let maxQueuedBytes = 15 * 1024 * 1024
-    /// …or when every stream has at least this many packets (ffplay's MIN_FRAMES)…
-    static let enoughPackets = 25
-    /// …and at least this much media: enough to ride out a slow read without starving a decoder.
-    static let enoughSeconds = 1.0
     /// How long the thread sleeps when it has nothing to do; a seek or close waits at most this.
     static let idleWait = 0.01
     /// Accurate seeks start decoding this much before the target. Transform audio codecs need the
@@ -26,17 +21,21 @@ final class Demuxer: Sendable {
         /// Flushed into the new generation together with the packets.
         let frames: @Sendable (Int) -> Void
         let timeBase: Double
+        /// Subtracted from timestamps to make media positions (the container's start time).
+        let startSeconds: Double
     }
 
     private let input: InputFile
     private let routes: [Route]
     private let control: PlaybackControl
     private let logger: Logger
+    private let readAhead: ReadAhead
 
-    init(input: InputFile, routes: [Route], control: PlaybackControl, logger: Logger) {
+    init(input: InputFile, routes: [Route], control: PlaybackControl, readAhead: ReadAhead, logger: Logger) {
         self.input = input
         self.routes = routes
         self.control = control
+        self.readAhead = readAhead
         self.logger = logger
     }
 
@@ -57,6 +56,7 @@ final class Demuxer: Sendable {
                     route.packets.flush(serial: serial)
                     route.frames(serial)
                 }
+                readAhead.flushed()
                 atEnd = false
             }
             if atEnd || isFull() {
@@ -66,9 +66,15 @@ final class Demuxer: Sendable {
             do {
                 switch try input.read(into: packet) {
                 case .ok:
-                    guard let route = routes.first(where: { $0.streamIndex == packet.streamIndex }) else { continue }
+                    guard let index = routes.firstIndex(where: { $0.streamIndex == packet.streamIndex }) else { continue }
+                    let route = routes[index]
                     let moved = Packet()
                     moved.take(from: packet)
+                    let duration = Double(max(moved.duration, 0)) * route.timeBase
+                    let ts = moved.pts != tandem_nopts_value() ? moved.pts : moved.dts
+                    if ts != tandem_nopts_value() {
+                        readAhead.read(route: index, end: Double(ts) * route.timeBase - route.startSeconds + duration)
+                    }
                     route.packets.put(.payload(moved), serial: serial, bytes: moved.size,
                                       duration: Double(moved.duration) * route.timeBase)
                 case .again:
@@ -90,12 +96,18 @@ final class Demuxer: Sendable {
 
     private func endAll(serial: Int) {
         for route in routes { route.packets.put(.end, serial: serial) }
+        readAhead.ended()
     }
 
     private func isFull() -> Bool {
+        let limits = readAhead.limits
         let fills = routes.map { $0.packets.fill }
-        if fills.reduce(0, { $0 + $1.bytes }) > Self.maxQueuedBytes { return true }
-        let enough = { (fill: PacketQueue.Fill) in fill.count > Self.enoughPackets && fill.duration > Self.enoughSeconds }
+        if fills.reduce(0, { $0 + $1.bytes }) > limits.maxBytes { return true }
+        if readAhead.measuresFromClock {
+            // A network stream: read this far past the clock (``ReadAhead/measure(at:)``).
+            return readAhead.measure(at: control.position).seconds >= limits.seconds
+        }
+        let enough = { (fill: PacketQueue.Fill) in fill.count > limits.packets && fill.duration > limits.seconds }
         // Paced playback drains every stream at the same media rate, so reading goes on until all
         // have enough (none starves). Unpaced, audio decodes far faster than video: waiting for it
         // to have enough would pile the video up to the byte cap, so any full stream pauses reading.

@@ -30,6 +30,7 @@ public final class Player: Sendable {
     private let audioSink: (any AudioSink)?
     private let threads: [WorkerThread]
     private let demuxThread: WorkerThread
+    private let readAhead: ReadAhead
     private let closed = Atomic<Bool>(false)
 
     /// Opens `url` off the cooperative pool (opening blocks on I/O) and starts prerolling its start.
@@ -83,7 +84,7 @@ public final class Player: Sendable {
             let stream = info.streams[videoDecoder.streamIndex]
             let fallback = 1 / (stream.frameRate ?? 25)
             routes.append(.init(streamIndex: videoDecoder.streamIndex, packets: packets,
-                                frames: { frames.flush(serial: $0) }, timeBase: videoDecoder.timeBase.value))
+                                frames: { frames.flush(serial: $0) }, timeBase: videoDecoder.timeBase.value, startSeconds: start))
             let worker = DecoderWorker(decoder: videoDecoder, packets: packets,
                                        output: .video(frames, fallbackDuration: fallback), control: control, startSeconds: start)
             let presenter = VideoPresenter(frames: frames, control: control, sink: sink)
@@ -95,7 +96,7 @@ public final class Player: Sendable {
             let frames = AudioFrameQueue(capacity: Self.audioFrameCapacity)
             queues += [packets, frames]
             routes.append(.init(streamIndex: audioDecoder.streamIndex, packets: packets,
-                                frames: { frames.flush(serial: $0) }, timeBase: audioDecoder.timeBase.value))
+                                frames: { frames.flush(serial: $0) }, timeBase: audioDecoder.timeBase.value, startSeconds: start))
             let worker = DecoderWorker(decoder: audioDecoder, packets: packets, output: .audio(frames),
                                        control: control, startSeconds: start)
             let stream = info.streams[audioDecoder.streamIndex]
@@ -110,7 +111,12 @@ public final class Player: Sendable {
             renderer = nil
             audioSink = nil
         }
-        let demuxer = Demuxer(input: input, routes: routes, control: control, logger: options.logger)
+        // A network input paced by the clock reads far ahead; a local file (and unpaced decoding,
+        // whose clock means nothing) keeps the small queues.
+        let streaming = Self.isNetwork(url) && !options.fast
+        let readAhead = ReadAhead(streams: routes.count, limits: streaming ? .network : .local, measuresFromClock: streaming)
+        self.readAhead = readAhead
+        let demuxer = Demuxer(input: input, routes: routes, control: control, readAhead: readAhead, logger: options.logger)
         demuxThread = WorkerThread(name: "tandem.demux \(name)") { demuxer.run() }
         self.queues = queues
         threads = workers
@@ -146,6 +152,24 @@ public final class Player: Sendable {
     /// This player's pipeline threads (demuxer, decoders, presentation, audio) still running:
     /// 0 once ``close()`` has returned. For resource accounting (the story navigator's budget).
     public var runningThreads: Int { (threads + [demuxThread]).count { $0.isRunning } }
+
+    /// What the input holds for this player now: its read-ahead, and whether it ran dry.
+    public var buffer: BufferStatus {
+        let now = control.time.now()
+        let (position, running) = control.settled(at: now) { s in
+            (s.clock.position(at: now), !s.prerolling && !s.ended && !s.closed && !s.clock.isPaused(at: now))
+        }
+        let (seconds, inputEnded) = readAhead.measure(at: position)
+        return BufferStatus(readAhead: seconds, inputEnded: inputEnded, starved: readAhead.measuresFromClock && running && !inputEnded && seconds <= 0,
+                            streaming: readAhead.measuresFromClock)
+    }
+
+    /// Whether `url` is read over a network (a URL with a scheme other than `file`).
+    static func isNetwork(_ url: String) -> Bool {
+        guard let colon = url.range(of: "://") else { return false }
+        let scheme = url[..<colon.lowerBound].lowercased()
+        return !scheme.isEmpty && scheme != "file" && scheme.allSatisfy { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }
+    }
 
     public var rate: Double { control.read { $0.speed.rate } }
     public var correction: Double { control.read { $0.speed.correction } }

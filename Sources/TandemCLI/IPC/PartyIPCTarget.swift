@@ -19,7 +19,15 @@ struct PartyIPCTarget: IPCTarget {
         case .speed: return player.map { .double($0.rate) }
         case .duration: return player?.duration.map { .double($0) }
         case .timeSample: return player.map { PlayerReading($0).sample }
+        case .pausedForCache: return .bool(await Self.isBuffering(member))
         }
+    }
+
+    /// Whether this member's stream ran dry and it waits for it to refill: its own presence, as
+    /// the party lists it.
+    static func isBuffering(_ member: PartyMember) async -> Bool {
+        let status = await member.status
+        return status.participants.first { $0.id == status.me?.id }?.presence?.isBuffering == true
     }
 
     func setPause(_ paused: Bool) async throws(IPCRefusal) { await member.request(paused ? .pause : .play) }
@@ -35,7 +43,9 @@ struct PartyIPCTarget: IPCTarget {
 
     func propertyChanges() -> AsyncStream<IPCPropertyChange> {
         PropertyPoller.changes { [member] in
-            PropertyPoller.Reading(await member.currentPlayer.map { PlayerReading($0) })
+            var reading = PropertyPoller.Reading(await member.currentPlayer.map { PlayerReading($0) })
+            reading.pausedForCache = await Self.isBuffering(member)
+            return reading
         }
     }
 }

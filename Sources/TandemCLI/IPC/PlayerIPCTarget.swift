@@ -14,6 +14,7 @@ struct PlayerIPCTarget: IPCTarget {
         case .speed: .double(player.rate)
         case .duration: player.duration.map { .double($0) }
         case .timeSample: PlayerReading(player).sample
+        case .pausedForCache: .bool(player.buffer.starved)
         }
     }
 

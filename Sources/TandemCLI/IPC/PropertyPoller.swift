@@ -1,6 +1,6 @@
 import MPVIPC
 
-/// Reads the player's `pause`, `speed` and `duration` over and over and streams their changes to
+/// Reads the player's `pause`, `speed`, `duration` and `paused-for-cache` over and over and streams their changes to
 /// the IPC server (``IPCTarget/propertyChanges()``).
 enum PropertyPoller {
     /// Longest wait between two readings: a change made at once (a local pause, a new item) reaches
@@ -17,6 +17,8 @@ enum PropertyPoller {
         var speed: Double
         var duration: Double?
         var untilScheduledChange: Double?
+        /// Waiting for its stream to refill (`paused-for-cache`).
+        var pausedForCache = false
     }
 
     /// How long to wait after `reading` before the next one.
@@ -30,7 +32,8 @@ enum PropertyPoller {
                 var watch = IPCPropertyWatch()
                 while !Task.isCancelled {
                     let reading = await read()
-                    for change in watch.observed(paused: reading.paused, speed: reading.speed, duration: reading.duration) {
+                    for change in watch.observed(paused: reading.paused, speed: reading.speed, duration: reading.duration,
+                                                      pausedForCache: reading.pausedForCache) {
                         continuation.yield(change)
                     }
                     try? await Task.sleep(for: .seconds(wait(after: reading)))

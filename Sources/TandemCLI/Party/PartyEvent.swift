@@ -20,6 +20,8 @@ enum PartyEvent: Encodable, Sendable, Equatable {
         var position: Double?
         var playing: Bool
         var connected: Bool
+        /// Its stream ran dry and it is refilling (the key is written only while true).
+        var buffering = false
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -48,6 +50,7 @@ enum PartyEvent: Encodable, Sendable, Equatable {
             try c.encode(number: s.position, forKey: "position")
             try c.encode(s.playing, forKey: "playing")
             try c.encode(s.connected, forKey: "connected")
+            if s.buffering { try c.encode(true, forKey: "buffering") }
         }
     }
 }

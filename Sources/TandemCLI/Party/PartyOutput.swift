@@ -44,16 +44,18 @@ final class PartyOutput: Sendable {
 
     /// Redraws the status line (terminal) or prints a status event (JSON).
     func show(_ s: PartyMember.Status) {
+        // Its own presence, as the party lists it: "buffering" while its stream refills.
+        let buffering = s.participants.first { $0.id == s.me?.id }?.presence?.isBuffering == true
         if json {
             lines.emit(PartyEvent.status(.init(
                 party: s.party, participants: s.participants.count, synced: s.synced,
                 skewMs: s.skewMs.map { ($0 * 1000).rounded() / 1000 }, position: s.position,
-                playing: s.playing, connected: s.connected)))
+                playing: s.playing, connected: s.connected, buffering: buffering)))
             return
         }
         guard status else { return }
         var line = "party \(s.party) · \(s.participants.count) here"
-        if !s.connected { line += " · reconnecting…" } else if !s.synced { line += " · syncing" }
+        if !s.connected { line += " · reconnecting…" } else if buffering { line += " · buffering" } else if !s.synced { line += " · syncing" }
         if let skew = s.skewMs { line += String(format: " · skew %+.2f ms", skew) }
         if let p = s.position {
             line += " · \(EventOutput.timestamp(p)) / \(s.duration.map(EventOutput.timestamp) ?? "--:--:--")"

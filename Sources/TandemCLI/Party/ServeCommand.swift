@@ -11,11 +11,30 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Address to listen on.") var listen = HostPort(host: "0.0.0.0", port: 7777)
     @Option(help: "Stop after this many seconds (for scripts and tests).") var duration: Double?
+    @Option(name: .customLong("cache-dir"), help: "Folder for relayed media chunks (default $XDG_CACHE_HOME/tandem/relay).")
+    var cacheDir: String?
+    @Option(name: .customLong("cache-size"), help: "Cap of the relay's disk cache in MB (0: memory only).")
+    var cacheSize = Int(RelayDiskCache.defaultCapacityBytes >> 20)
 
     func run() async throws {
         var logger = Logger(label: "tandem.serve")
         logger.logLevel = .info
-        let server = PartyServerRunner(host: listen.host, port: listen.port, logger: logger)
+        guard cacheSize >= 0 else {
+            printError("--cache-size must be 0 or more MB, not \(cacheSize)")
+            throw ExitCode.failure
+        }
+        var disk: RelayDiskCache?
+        if cacheSize > 0 {
+            let folder = cacheDir ?? RelayDiskCache.defaultDirectory()
+            do {
+                disk = try RelayDiskCache(directory: folder, capacityBytes: Int64(cacheSize) << 20)
+            } catch {
+                printError("cannot use the cache folder \(folder): \(error)")
+                throw ExitCode.failure
+            }
+        }
+        let media = PartyMediaLibrary(relay: MediaRelay(disk: disk))
+        let server = PartyServerRunner(host: listen.host, port: listen.port, media: media, logger: logger)
         let port: Int
         do {
             port = try await server.start()

@@ -682,6 +682,22 @@ import Testing
         #expect(h.tick(at: 30).timelines.isEmpty)
     }
 
+    @Test func aMemberTheGroupWentOnWithoutDoesNotPauseItAgainUntilReady() throws {
+        let h = ServerHarness()
+        h.standardParty(PartyConfig(items: ["m"], stallWaitSeconds: 4))
+        h.send(1, .command(Command(id: 1, action: .play)), at: 10)
+        h.send(2, .status(Status(epoch: 2, state: .stalled)), at: 12)
+        let resume = try #require(h.tick(at: 16).timelines.first)
+        // Still behind: its once-a-second statuses say stalled, for the new epoch too.
+        #expect(h.send(2, .status(Status(epoch: resume.epoch, state: .stalled)), at: 16.5).timelines.isEmpty)
+        #expect(h.send(2, .status(Status(epoch: resume.epoch, state: .stalled)), at: 17.5).timelines.isEmpty)
+        // Caught up, then stalled again: a new stall, waited for again.
+        #expect(h.send(2, .status(Status(epoch: resume.epoch, state: .ready)), at: 20).timelines.isEmpty)
+        let again = try #require(h.send(2, .status(Status(epoch: resume.epoch, state: .stalled)), at: 25).timelines.first)
+        #expect(!again.playing)
+        #expect(again.reason == "waiting for Bob")
+    }
+
     @Test func stallWhilePausedChangesNothing() {
         let h = ServerHarness()
         h.standardParty()

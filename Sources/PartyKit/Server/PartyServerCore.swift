@@ -117,6 +117,7 @@ public struct PartyServerCore: Sendable {
                 }
             }
             if let deadline = parties[partyID]?.waitDeadline, now >= deadline {
+                for seat in parties[partyID]?.waitingFor ?? [] { parties[partyID]?.seats[seat]?.waitedOut = true }
                 out += resumeAfterWait(partyID, now: now, reason: "went on without the stalled participant")
             }
         }
@@ -275,7 +276,11 @@ public struct PartyServerCore: Sendable {
     /// A participant that missed a command's instant stalls: the group pauses for it, for a bounded time.
     private mutating func statusChanged(_ partyID: String, seat seatID: String, now: Double) -> [Output] {
         guard var party = parties[partyID], let seat = party.seats[seatID] else { return [] }
-        if seat.status == .stalled, party.timeline.playing, party.waitingFor.isEmpty {
+        if seat.status == .ready, seat.statusEpoch >= party.timeline.epoch, seat.waitedOut {
+            party.seats[seatID]?.waitedOut = false
+            parties[partyID] = party
+        }
+        if seat.status == .stalled, !seat.waitedOut, party.timeline.playing, party.waitingFor.isEmpty {
             var next = party.timeline.continued(at: now + party.lead(jump: false))
             next.playing = false
             next.reason = "waiting for \(seat.info.name)" + (seat.info.presence?.isBuffering == true ? " (buffering)" : "")

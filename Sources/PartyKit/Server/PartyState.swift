@@ -10,6 +10,9 @@ struct PartyState: Sendable {
         var status: Status.State = .syncing
         var statusEpoch = 0
         var rtt: Double?
+        /// The group waited its time for this seat's stall and went on without it: its further
+        /// stalls do not pause the group again until it has reported ready (caught up) since.
+        var waitedOut = false
     }
 
     let id: String

@@ -718,6 +718,19 @@ import Testing
         #expect(h.core.timeline(of: h.party)?.playing == false)
     }
 
+    @Test(arguments: [Command.Action.seek, .item, .rate])
+    func aJumpOrRateDuringTheWaitKeepsThePartyPlaying(_ action: Command.Action) throws {
+        let h = ServerHarness()
+        h.standardParty(PartyConfig(items: ["a", "b"]))
+        h.send(1, .command(Command(id: 1, action: .play)), at: 10)
+        let wait = try #require(h.send(2, .status(Status(epoch: 2, state: .stalled)), at: 12).timelines.first)
+        #expect(!wait.playing)
+        // The pause was the wait's, not anyone's choice: the host's next step plays on.
+        let next = try #require(h.send(1, .command(Command(id: 2, action: action, value: 1)), at: 12.5).timelines.first)
+        #expect(next.playing)
+        #expect(h.tick(at: 30).timelines.isEmpty)
+    }
+
     // MARK: Restore
 
     @Test func restoreContinuesTheEpochs() throws {

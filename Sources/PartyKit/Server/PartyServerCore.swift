@@ -241,6 +241,9 @@ public struct PartyServerCore: Sendable {
         // one it follows (a pause right after a seek must not undo the seek).
         let at = max(now + party.lead(jump: jump || command.action == .rate), current.partyTime)
         var next = current.continued(at: at)
+        // A group paused only while it waits for a stalled member was playing: a seek, item or
+        // rate change then plays on (ending the wait must not leave the party paused for good).
+        if party.waitDeadline != nil { next.playing = true }
         switch command.action {
         case .play: next.playing = true
         case .pause: next.playing = false

@@ -109,6 +109,21 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // libFuzzer targets (scripts/fuzz.sh). Built normally, each replays the inputs it is given.
+        .target(name: "FuzzDriver"),
+        .executableTarget(name: "FuzzPartyMessage", dependencies: ["FuzzDriver", "PartyKit"]),
+        .executableTarget(name: "FuzzIPCRequest", dependencies: ["FuzzDriver", "MPVIPC"]),
+        .executableTarget(name: "FuzzByteRange", dependencies: ["FuzzDriver", "PartyNet"]),
+        .executableTarget(
+            name: "FuzzHTTPUpgrade",
+            dependencies: [
+                "FuzzDriver", "WebSocketTransport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "FFmpegKitTests", dependencies: ["FFmpegKit"]),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "FFmpegKit"]),
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),

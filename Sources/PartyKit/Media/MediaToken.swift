@@ -18,11 +18,6 @@ public enum MediaToken {
     /// Whether `authorization` (the request's header value) carries `token`; compared in constant time.
     public static func matches(authorization: String?, token: String) -> Bool {
         guard let authorization, authorization.hasPrefix("Bearer ") else { return false }
-        let given = Array(authorization.dropFirst("Bearer ".count).utf8)
-        let expected = Array(token.utf8)
-        guard given.count == expected.count else { return false }
-        var difference: UInt8 = 0
-        for i in 0..<expected.count { difference |= given[i] ^ expected[i] }
-        return difference == 0
+        return ConstantTime.equals(String(authorization.dropFirst("Bearer ".count)), token)
     }
 }

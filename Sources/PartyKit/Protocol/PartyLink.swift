@@ -17,7 +17,12 @@ public struct PartyLink: Sendable, Equatable, CustomStringConvertible {
     public enum ParseError: Error, CustomStringConvertible {
         case invalid(String, String)
         public var description: String {
-            switch self { case .invalid(let link, let why): "invalid party link \"\(link)\": \(why)" }
+            switch self { case .invalid(let link, let why): "invalid party link \"\(Self.redacted(link))\": \(why)" }
+        }
+
+        /// `link` with its key's value replaced by `…`: an error names the link, never its secret.
+        static func redacted(_ link: String) -> String {
+            link.replacingOccurrences(of: "([?&]key=)[^&#]*", with: "$1…", options: .regularExpression)
         }
     }
 

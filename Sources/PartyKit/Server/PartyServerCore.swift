@@ -30,12 +30,18 @@ public struct PartyServerCore: Sendable {
         var seat: String?
         var windowStart: Double
         var windowCount = 0
+        /// The peer's address (``WrongKeyLimiter/source(ofPeer:)``), when the transport knows it.
+        var source: String?
     }
 
     private var connections: [Int: Connection] = [:]
     private(set) var parties: [String: PartyState] = [:]
+    /// Wrong keys per source address; a hello from an address over the limit is refused unread.
+    private var wrongKeys: WrongKeyLimiter
 
-    public init() {}
+    public init(wrongKeyPolicy: WrongKeyLimiter.Policy = .standard) {
+        wrongKeys = WrongKeyLimiter(policy: wrongKeyPolicy)
+    }
 
     /// A seat token: 128 bits from the system's secure generator, so no token can be derived from another.
     static func newToken() -> String {
@@ -50,7 +56,7 @@ public struct PartyServerCore: Sendable {
     /// party's media (every guest knows the key; only the host holds its seat token).
     public func isHostSeat(_ seatToken: String, of party: String) -> Bool {
         guard let host = parties[party]?.seats.values.first(where: { $0.info.role == .host }) else { return false }
-        return MediaToken.matches(authorization: "Bearer \(seatToken)", token: host.token)
+        return ConstantTime.equals(seatToken, host.token)
     }
 
     /// The media credential of `party` (``MediaToken`` of its key).
@@ -60,8 +66,10 @@ public struct PartyServerCore: Sendable {
 
     // MARK: Events
 
-    public mutating func connected(_ id: Int, now: Double) -> [Output] {
-        connections[id] = Connection(openedAt: now, windowStart: now)
+    /// A new connection; `source`: its peer's address, by which wrong keys are counted (nil: not
+    /// limited, as in the simulation).
+    public mutating func connected(_ id: Int, source: String? = nil, now: Double) -> [Output] {
+        connections[id] = Connection(openedAt: now, windowStart: now, source: source)
         return []
     }
 
@@ -131,6 +139,11 @@ public struct PartyServerCore: Sendable {
             return drop(id, code: .versionMismatch,
                         "version mismatch: this server speaks protocol \(PartyProtocol.version), the client \(hello.version)", now: now)
         }
+        // An address over the limit is refused before its key is looked at (or a party made).
+        let source = connections[id]?.source
+        if let source, case .refused(let wait) = wrongKeys.check(source, now: now) {
+            return drop(id, code: .wrongKey, WrongKeyLimiter.refusal(retryAfter: wait), now: now, from: source)
+        }
         let name = String(hello.name.prefix(PartyProtocol.maxNameLength))
         if let config = hello.create, parties[hello.party] == nil {
             guard !config.items.isEmpty else { return drop(id, code: .badMessage, "a party needs at least one media item", now: now) }
@@ -148,10 +161,13 @@ public struct PartyServerCore: Sendable {
         guard var party = parties[hello.party] else {
             return drop(id, code: .unknownParty, "no party \"\(hello.party)\" on this server", now: now)
         }
-        guard party.key == hello.key else { return drop(id, code: .wrongKey, "wrong key for party \"\(hello.party)\"", now: now) }
+        guard ConstantTime.equals(party.key, hello.key) else {
+            if let source { wrongKeys.recordMiss(source, now: now) }
+            return drop(id, code: .wrongKey, "wrong key for party \"\(hello.party)\"", now: now, from: source)
+        }
         var out: [Output] = []
         let seatID: String
-        if let token = hello.resume, let seat = party.seats.values.first(where: { $0.token == token }) {
+        if let token = hello.resume, let seat = party.seats.values.first(where: { ConstantTime.equals($0.token, token) }) {
             seatID = seat.info.id
             if let old = seat.connection, old != id {
                 connections[old]?.party = nil
@@ -350,9 +366,11 @@ public struct PartyServerCore: Sendable {
     }
 
     /// Sends an error, closes the connection and logs why; every other connection goes on.
-    private mutating func drop(_ id: Int, code: ErrorMessage.Code, _ reason: String, now: Double) -> [Output] {
+    /// `from`: the peer's address, named in the log line (wrong keys).
+    private mutating func drop(_ id: Int, code: ErrorMessage.Code, _ reason: String, now: Double, from source: String? = nil) -> [Output] {
+        let who = source.map { "\(id) from \($0)" } ?? "\(id)"
         let out: [Output] = [.send(connection: id, .error(ErrorMessage(code: code, message: reason))),
-                             .close(connection: id, reason: reason), .log("dropped connection \(id): \(reason)")]
+                             .close(connection: id, reason: reason), .log("dropped connection \(who): \(reason)")]
         return out + disconnected(id, now: now)
     }
 }

@@ -6,7 +6,8 @@ import WebSocketTransport
 
 /// Serves `GET`/`HEAD /party/ID/media/N` on one connection: byte ranges of an item's local file
 /// (206, 416, `Accept-Ranges`, `Content-Range`), to holders of the party's media token (403
-/// otherwise); 404 for an unknown party or item. The body goes out as a file region (sendfile):
+/// otherwise, and 429 once an address sent too many wrong ones: ``MediaWrongKeys``); 404 for an
+/// unknown party or item. The body goes out as a file region (sendfile):
 /// the bytes never enter this process's memory, so a reader that stops reading costs a file
 /// descriptor and a socket, not a buffer. One request at a time (NIO's pipelining handler sits in
 /// front); keep-alive as the client asks.
@@ -19,13 +20,18 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
 
     private let library: PartyMediaLibrary
     private let fileIO: NonBlockingFileIO
+    /// The peer's address, by which wrong credentials are counted.
+    private let source: String
+    private let wrongKeys: MediaWrongKeys
     private var request: HTTPRequestHead?
     private var idleTimer: Scheduled<Void>?
     private var active = true
 
-    init(library: PartyMediaLibrary, fileIO: NonBlockingFileIO) {
+    init(library: PartyMediaLibrary, fileIO: NonBlockingFileIO, source: String, wrongKeys: MediaWrongKeys) {
         self.library = library
         self.fileIO = fileIO
+        self.source = source
+        self.wrongKeys = wrongKeys
     }
 
     func handlerAdded(context: ChannelHandlerContext) { armIdleTimer(context: context) }
@@ -69,10 +75,16 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
         guard let (party, item) = MediaPath.parse(head.uri) else {
             return refuse(.notFound, "not a party media path", head: head, context: context)
         }
+        if case .refused(let wait) = wrongKeys.check(source) {
+            return refuse(.tooManyRequests, WrongKeyLimiter.refusal(retryAfter: wait), extra: [("Retry-After", "\(wait)")],
+                          head: head, context: context)
+        }
         guard let entry = library.entry(party: party) else {
             return refuse(.notFound, "no such party here", head: head, context: context)
         }
         guard MediaToken.matches(authorization: head.headers.first(name: "authorization"), token: entry.token) else {
+            // A request without any credential is a player that has none, not a guess.
+            if head.headers.contains(name: "authorization") { wrongKeys.recordMiss(source) }
             return refuse(.forbidden, "wrong or missing party media credential", head: head, context: context)
         }
         guard let path = entry.files[item] else {
@@ -254,10 +266,21 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
 public struct PartyMediaResponder: HTTPResponder {
     let library: PartyMediaLibrary
     let fileIO = NonBlockingFileIO(threadPool: .singleton)
+    let wrongKeys: MediaWrongKeys
 
-    public init(library: PartyMediaLibrary) { self.library = library }
+    public init(library: PartyMediaLibrary) { self.init(library: library, wrongKeys: MediaWrongKeys()) }
+
+    init(library: PartyMediaLibrary, wrongKeys: MediaWrongKeys) {
+        self.library = library
+        self.wrongKeys = wrongKeys
+    }
 
     public func makeHandler(remoteAddress: SocketAddress?) -> any ChannelHandler & RemovableChannelHandler {
-        MediaRequestHandler(library: library, fileIO: fileIO)
+        MediaRequestHandler(library: library, fileIO: fileIO, source: Self.source(of: remoteAddress), wrongKeys: wrongKeys)
+    }
+
+    /// The address part of the peer (its IP), by which wrong credentials are counted.
+    static func source(of address: SocketAddress?) -> String {
+        address?.ipAddress ?? address?.pathname ?? "unknown peer"
     }
 }

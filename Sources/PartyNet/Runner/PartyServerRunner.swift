@@ -60,7 +60,8 @@ public actor PartyServerRunner {
         let id = nextConnection
         nextConnection += 1
         connections[id] = connection
-        perform(core.connected(id, now: clock.now()))
+        // Wrong keys are counted per address (not per connection): a guesser reconnects freely.
+        perform(core.connected(id, source: WrongKeyLimiter.source(ofPeer: connection.remoteDescription), now: clock.now()))
         for await message in connection.inbound {
             perform(core.received(id, text: message.text, receivedAt: message.receivedAt, now: clock.now()))
         }

@@ -20,6 +20,8 @@ struct StillTarget: IPCTarget {
         case .pause: .bool(true)
         case .speed: .double(1)
         case .duration: .double(60)
+        case .pausedForCache: .bool(false)
+        case .timeSample: .sample(position: 12.5, at: 0)
         }
     }
     func setPause(_ paused: Bool) async throws(IPCRefusal) {}

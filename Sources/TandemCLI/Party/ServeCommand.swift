@@ -11,11 +11,31 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Address to listen on.") var listen = HostPort(host: "0.0.0.0", port: 7777)
     @Option(help: "Stop after this many seconds (for scripts and tests).") var duration: Double?
+    @OptionGroup var security: SecurityOptions
+    @OptionGroup var serving: ServingOptions
+
+    func validate() throws {
+        if security.insecure, serving.cert != nil { throw ValidationError("--insecure and --cert contradict each other") }
+    }
 
     func run() async throws {
         var logger = Logger(label: "tandem.serve")
         logger.logLevel = .info
-        let server = PartyServerRunner(host: listen.host, port: listen.port, logger: logger)
+        security.warnIfInsecure()
+        var identity: ServerIdentity?
+        if !security.insecure {
+            do { identity = try serving.identity(security) } catch {
+                printError("\(error)")
+                throw ExitCode.failure
+            }
+        }
+        let server: PartyServerRunner
+        do {
+            server = PartyServerRunner(host: listen.host, port: listen.port, tls: try identity?.makeServerContext(), logger: logger)
+        } catch {
+            printError("\(error)")
+            throw ExitCode.failure
+        }
         let port: Int
         do {
             port = try await server.start()
@@ -24,6 +44,10 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         FileHandleOutput.standardOutput.write("listening on \(HostPort(host: listen.host, port: port))\n")
+        if let identity {
+            // Hosts pin this (`tandem host --server HOST:PORT --server-fp FP`), or trust it on first use.
+            FileHandleOutput.standardOutput.write("fingerprint \(identity.fingerprint)\n")
+        }
         await waitForSignalOrTimeout(duration)
         await server.stop()
     }

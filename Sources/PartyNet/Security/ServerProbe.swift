@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import NIOSSL
+import NIOTLS
 import Synchronization
 import WebSocketTransport
 

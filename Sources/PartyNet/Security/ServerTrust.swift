@@ -49,7 +49,8 @@ public enum ServerTrust: Sendable, Equatable {
         do { context = try NIOSSLContext(configuration: configuration) } catch {
             throw SecurityError.configuration("\(error)")
         }
-        return (WebSocketClientTLS(context: context, host: host, verify: check.map { check in { check.verify($0, $1) } }), check)
+        guard let check else { return (WebSocketClientTLS(context: context, host: host), nil) }
+        return (WebSocketClientTLS(context: context, host: host) { certificates, promise in check.verify(certificates, promise) }, check)
     }
 
     /// Opens a party WebSocket connection under this trust, turning failures into sentences: a pinned

@@ -57,10 +57,11 @@ public struct StateDirectory: Sendable {
         let temporary = target + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SecurityError.stateFolder(temporary, "cannot create it: \(String(cString: strerror(errno)))") }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
         do {
+            defer { try? handle.close() }
             try handle.write(contentsOf: data)
-            try handle.close()
+            guard fsync(fd) == 0 else { throw SecurityError.stateFolder(temporary, String(cString: strerror(errno))) }
         } catch {
             unlink(temporary)
             throw SecurityError.stateFolder(temporary, "cannot write it: \(error.localizedDescription)")

@@ -263,6 +263,8 @@ public final class WebSocketServer: Sendable {
         let sync = channel.pipeline.syncOperations
         if let tls = self.tls {
             try sync.addHandler(NIOSSLServerHandler(context: tls))
+            // TLS encrypts bytes in memory: a responder's sendfile bodies are read into buffers first.
+            try sync.addHandler(FileRegionReader(), name: FileRegionReader.name)
         }
         try sync.configureHTTPServerPipeline(
             withServerUpgrade: (

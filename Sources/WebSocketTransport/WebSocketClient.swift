@@ -123,7 +123,9 @@ public enum WebSocketClient {
         return connection
     }
 
-    static func describeConnectFailure(_ error: any Error, address: String, timeout: Double) -> WebSocketTransportError {
+    /// A TCP connect failure to `address` as a sentence ("connection refused by 127.0.0.1:9"), for other
+    /// clients that dial the same servers.
+    public static func describeConnectFailure(_ error: any Error, address: String, timeout: Double) -> WebSocketTransportError {
         var underlying: [any Error] = [error]
         if let error = error as? NIOConnectionError {
             if let dnsError = error.dnsAError ?? error.dnsAAAAError, error.connectionErrors.isEmpty {

@@ -10,6 +10,8 @@ public enum SecurityError: Error, Sendable, Equatable, CustomStringConvertible {
     case stateFolder(String, String)
     /// A TLS setting that cannot be built.
     case configuration(String)
+    /// Learning a server's certificate failed (a sentence naming the server).
+    case probe(String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,7 @@ public enum SecurityError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badFile(let path, let why): "\(path): \(why)"
         case .stateFolder(let path, let why): "state folder \(path): \(why)"
         case .configuration(let why): "TLS setup failed: \(why)"
+        case .probe(let why): why
         }
     }
 }

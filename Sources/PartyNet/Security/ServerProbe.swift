@@ -27,7 +27,7 @@ public enum ServerProbe {
         }
         try await handshake(host: host, port: port, tls: tls)
         guard let fingerprint = shown.value.withLock({ $0 }) else {
-            throw SecurityError.configuration("\(address) showed no certificate")
+            throw SecurityError.probe("\(address) showed no certificate")
         }
         return fingerprint
     }
@@ -57,10 +57,11 @@ public enum ServerProbe {
             }
         let channel: any Channel
         do { channel = try await bootstrap.connect(host: host, port: port).get() } catch {
-            throw SecurityError.configuration("cannot reach \(address) to learn its certificate: \(error)")
+            let reason = WebSocketClient.describeConnectFailure(error, address: address, timeout: Double(timeout))
+            throw SecurityError.probe("cannot learn the certificate of \(address): \(reason)")
         }
         let deadline = eventLoop.scheduleTask(in: .seconds(timeout)) {
-            done.fail(SecurityError.configuration("\(address) did not complete a TLS handshake within \(timeout) s"))
+            done.fail(SecurityError.probe("\(address) did not complete a TLS handshake within \(timeout) s"))
         }
         defer { deadline.cancel() }
         do {
@@ -101,12 +102,12 @@ private final class HandshakeWatcher: ChannelInboundHandler, RemovableChannelHan
         let text = "\(error)"
         let reason = text.contains("WRONG_VERSION_NUMBER") || text.contains("HTTP_REQUEST")
             ? "it does not speak TLS (a server run with --insecure?)" : "TLS failed: \(text)"
-        done.fail(SecurityError.configuration("cannot learn the certificate of \(address): \(reason)"))
+        done.fail(SecurityError.probe("cannot learn the certificate of \(address): \(reason)"))
         context.close(promise: nil)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        done.fail(SecurityError.configuration("\(address) closed the connection during the TLS handshake"))
+        done.fail(SecurityError.probe("\(address) closed the connection during the TLS handshake"))
         context.fireChannelInactive()
     }
 }

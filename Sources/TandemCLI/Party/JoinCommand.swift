@@ -35,6 +35,16 @@ struct JoinCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // An insecure link is refused before anything is opened, unless --insecure accepts it.
+        let link = try parsedLink()
+        if link.insecure {
+            guard security.insecure else {
+                printError("\(link.host):\(link.port) runs an insecure party (tandem+insecure://): the key, chat and media "
+                           + "would cross the network unencrypted; join with --insecure to accept that")
+                throw ExitCode.failure
+            }
+            security.warnIfInsecure()
+        }
         FFmpegLog.configure()
         // The window first: without a display, say so before anything else is opened.
         let window: PartyWindow?
@@ -46,16 +56,6 @@ struct JoinCommand: AsyncParsableCommand {
         }
         var logger = Logger(label: "tandem.join")
         logger.logLevel = .warning
-        let link = try parsedLink()
-        if link.insecure {
-            guard security.insecure else {
-                printError("\(link.host):\(link.port) runs an insecure party (tandem+insecure://): the key, chat and media "
-                           + "would cross the network unencrypted; join with --insecure to accept that")
-                await window?.close()
-                throw ExitCode.failure
-            }
-            security.warnIfInsecure()
-        }
         let output = PartyOutput(json: json)
         let member = PartyMember(options: .init(
             link: link, name: name, mediaFolders: media.isEmpty ? [".", "assets"] : media,

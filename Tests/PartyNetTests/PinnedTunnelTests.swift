@@ -39,6 +39,37 @@ import Testing
         await server.stop()
     }
 
+    /// Seeking players hang up mid-body and open new ranges, several at once: nothing stalls.
+    @Test func abandonedAndConcurrentReadersDoNotStallIt() async throws {
+        let (server, port, identity, state) = try await Self.tlsMediaServer()
+        defer { try? FileManager.default.removeItem(atPath: state.path) }
+        let tunnel = try #require(try PinnedTunnel.make(host: "127.0.0.1", port: port, trust: .pinned(identity.fingerprint),
+                                                        logger: Logger(label: "test")))
+        let origin = try await tunnel.start()
+        let tunnelPort = try #require(Int(origin.split(separator: ":").last ?? ""))
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: MediaServingTests.file)))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for reader in 0..<6 {
+                group.addTask {
+                    for round in 0..<5 {
+                        let first = (reader * 37_000 + round * 51_000) % (bytes.count - 1)
+                        let answer = try await RawHTTP.get(port: tunnelPort, MediaServingTests.path,
+                                                           headers: MediaServingTests.auth.merging(["Range": "bytes=\(first)-"]) { a, _ in a },
+                                                           readLimit: 10_000)
+                        #expect(answer.status == 206)
+                        #expect(answer.body.count >= 10_000 ? Array(answer.body.prefix(10_000)) == Array(bytes[first..<(first + 10_000)])
+                                : answer.body == Array(bytes[first...]))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let whole = try await RawHTTP.get(port: tunnelPort, MediaServingTests.path, headers: MediaServingTests.auth)
+        #expect(whole.status == 200 && whole.body == bytes)
+        await tunnel.stop()
+        await server.stop()
+    }
+
     @Test func aTunnelPinnedToAnotherCertificateCarriesNothing() async throws {
         let (server, port, _, state) = try await Self.tlsMediaServer()
         let elsewhere = PartyTLSTests.stateFolder()

@@ -2,8 +2,8 @@ import NIOCore
 
 /// One half of a byte pipe between two channels on the same event loop (after swift-nio's
 /// connect-proxy example): what one side reads the other writes. Backpressure: a side reads only
-/// while its partner can take more (`read` is held until the partner becomes writable again). When
-/// one side closes, the other finishes writing what it has, then closes.
+/// while its partner is in place and can take more (`read` is held until the partner is added or
+/// becomes writable again). When one side closes, the other finishes writing what it has, then closes.
 final class GlueHandler {
     private var partner: GlueHandler?
     private var context: ChannelHandlerContext?
@@ -42,8 +42,10 @@ final class GlueHandler {
         }
     }
 
+    /// Whether this side can take bytes now: in place, connected, and below its high watermark.
     private var partnerWritable: Bool {
-        context?.channel.isWritable ?? false
+        guard let channel = context?.channel else { return false }
+        return channel.isActive && channel.isWritable
     }
 }
 
@@ -54,11 +56,19 @@ extension GlueHandler: ChannelDuplexHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        // The partner may have held a read back while this side was not there yet.
+        if context.channel.isActive, context.channel.isWritable { partner?.partnerBecameWritable() }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
         self.partner = nil
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        // The partner may have held a read back until this side was connected.
+        partner?.partnerBecameWritable()
+        context.fireChannelActive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

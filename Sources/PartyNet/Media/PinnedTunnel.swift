@@ -16,6 +16,9 @@ import WebSocketTransport
 public final class PinnedTunnel: Sendable {
     private struct Registry {
         var listener: (any Channel)?
+        /// The server's address, resolved once by ``start()``: every piped connection dials exactly it (one
+        /// socket per connection, no address racing, so the glue has one partner).
+        var server: SocketAddress?
         var children: [ObjectIdentifier: any Channel] = [:]
         var stopped = false
     }
@@ -51,14 +54,20 @@ public final class PinnedTunnel: Sendable {
 
     /// Listens on 127.0.0.1 on a free port; returns the origin to open media at, `http://127.0.0.1:PORT`.
     public func start() async throws -> String {
+        let host = self.host, port = self.port
+        let server: SocketAddress
+        do {
+            server = try await NIOThreadPool.singleton.runIfActive { try SocketAddress.makeAddressResolvingHost(host, port: port) }
+        } catch {
+            throw SecurityError.probe("cannot resolve the party server \(host): \(error)")
+        }
+        registry.withLock { $0.server = server }
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
-            // Nothing is read from libavformat until the server side is there to take it.
-            .childChannelOption(.autoRead, value: false)
             .childChannelInitializer { [weak self] channel in
                 guard let self else { return channel.close() }
-                return channel.eventLoop.makeCompletedFuture { self.accept(channel) }
+                return channel.eventLoop.makeCompletedFuture { try self.accept(channel) }
             }
         let listener = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
         let keep = registry.withLock { registry in
@@ -96,43 +105,39 @@ public final class PinnedTunnel: Sendable {
         return true
     }
 
-    /// One accepted loopback connection: dial the server with TLS on the same event loop, then glue.
-    private func accept(_ inbound: any Channel) {
-        guard track(inbound) else { return inbound.close(promise: nil) }
+    /// One accepted loopback connection: its glue is there from the start and holds every read back until
+    /// its partner exists (so nothing is read before it can go anywhere); the TLS connection to the server
+    /// is dialled on the same event loop with the partner glue in its pipeline from the start, so each side
+    /// sees every event of the other.
+    private func accept(_ inbound: any Channel) throws {
+        guard track(inbound), let server = registry.withLock({ $0.server }) else { return inbound.close(promise: nil) }
+        let (inner, outer) = GlueHandler.matchedPair()
+        try inbound.pipeline.syncOperations.addHandler(inner)
         let tls = self.tls
         let logger = self.logger
+        let boundOuter = NIOLoopBound(outer, eventLoop: inbound.eventLoop)
         ClientBootstrap(group: inbound.eventLoop)
             .connectTimeout(.seconds(Self.connectTimeout))
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(tls.makeHandler()) }
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(tls.makeHandler())
+                    try channel.pipeline.syncOperations.addHandler(boundOuter.value)
+                }
             }
-            .connect(host: host, port: port)
-            .hop(to: inbound.eventLoop)
-            .assumeIsolated()
+            .connect(to: server)
             .whenComplete { [weak self] result in
                 switch result {
                 case .failure(let error):
                     logger.info("media tunnel: cannot reach the party server", metadata: ["error": "\(error)"])
                     inbound.close(promise: nil)
                 case .success(let outbound):
+                    // The accepted side may not be active yet; if it closes, its glue closes this one.
                     guard self?.track(outbound) == true else {
                         outbound.close(promise: nil)
                         inbound.close(promise: nil)
                         return
                     }
-                    let (inner, outer) = GlueHandler.matchedPair()
-                    do {
-                        try inbound.pipeline.syncOperations.addHandler(inner)
-                        try outbound.pipeline.syncOperations.addHandler(outer)
-                    } catch {
-                        inbound.close(promise: nil)
-                        outbound.close(promise: nil)
-                        return
-                    }
-                    inbound.setOption(.autoRead, value: true).whenComplete { _ in inbound.read() }
-                    if !outbound.isActive { inbound.close(promise: nil) }
-                    if !inbound.isActive { outbound.close(promise: nil) }
                 }
             }
     }

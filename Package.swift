@@ -15,6 +15,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.10.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.3.0"),
     ],
     targets: [
         // FFmpeg 5.1 (Debian 12) through pkg-config; shim.h wraps what Swift cannot import.
@@ -75,6 +78,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -88,6 +93,10 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
         // A subset of mpv's JSON IPC on a UNIX socket, so mpv tools can watch and steer Tandem.
@@ -129,8 +138,24 @@ let package = Package(
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
         .testTarget(name: "PartyKitTests", dependencies: ["PartyKit", "MediaTime"]),
         .testTarget(name: "PartySimulatorTests", dependencies: ["PartySimulator", "PartyKit"]),
-        .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport"]),
-        .testTarget(name: "PartyNetTests", dependencies: ["PartyNet", "PartyKit", "StoryKit", "PlayerCore", "WebSocketTransport"]),
+        .testTarget(
+            name: "WebSocketTransportTests",
+            dependencies: [
+                "WebSocketTransport",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "PartyNetTests",
+            dependencies: [
+                "PartyNet", "PartyKit", "StoryKit", "PlayerCore", "WebSocketTransport",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(name: "MPVIPCTests", dependencies: ["MPVIPC", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "TandemCLITests",

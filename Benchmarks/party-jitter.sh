@@ -32,8 +32,10 @@ wait_for() { for _ in $(seq 400); do grep -q "$2" "$1" 2>/dev/null && return 0; 
 
 "$members_tandem" serve --listen 127.0.0.1:0 --duration 90 > "$work/serve.out" 2> "$work/serve.err" &
 server=$!
-wait_for "$work/serve.out" "listening on"
+wait_for "$work/serve.out" "^fingerprint "
 addr=$(sed -n 's/^listening on //p' "$work/serve.out")
+# The server's TLS certificate, pinned by the guest's link (the host trusts it on first use).
+fp=$(sed -n 's/^fingerprint //p' "$work/serve.out")
 
 "$tandem" bench link --listen 127.0.0.1:0 --to "$addr" --latency "$LATENCY_MS" --jitter "$JITTER_MS" --seed "$SEED" \
     --duration 90 > "$work/link.out" 2> "$work/link.err" &
@@ -49,7 +51,7 @@ burn=$!
     --ipc "$work/host.sock" --duration "$HOST_SECONDS" --script "$SCRIPT" > "$work/host.out" 2> "$work/host.err" &
 members=($!)
 wait_for "$work/host.err" "joined party"
-"$members_tandem" join "tandem://$proxied/party/jitter?key=jitter" --headless --name guest --media assets \
+"$members_tandem" join "tandem://$proxied/party/jitter?key=jitter&fp=$fp" --headless --name guest --media assets \
     --ipc "$work/guest.sock" --duration "$((HOST_SECONDS - 1))" 2> "$work/guest.err" &
 members+=($!)
 echo "host script $SCRIPT; $BURN busy loops; sampling ${SAMPLE_SECONDS} s at 10 Hz"

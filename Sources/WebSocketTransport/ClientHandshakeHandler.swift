@@ -67,6 +67,10 @@ final class ClientHandshakeHandler: ChannelInboundHandler, RemovableChannelHandl
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let reason = WebSocketTransportError.describeTLS(error, address: self.address) {
+            self.fail(context: context, .tlsFailed, reason)
+            return
+        }
         let reason: String
         switch error {
         case let error as NIOHTTPClientUpgradeError where error == .upgraderDeniedUpgrade:

@@ -14,7 +14,7 @@ import Darwin
 
 /// Opens client WebSocket connections (text messages, frames masked as RFC 6455 requires).
 public enum WebSocketClient {
-    /// Connects to `ws://host:port/path` and completes the HTTP upgrade.
+    /// Connects to `ws://host:port/path` (or `wss://` with `tls`) and completes the HTTP upgrade.
     ///
     /// - Parameters:
     ///   - host: Host name or IP address.
@@ -23,16 +23,19 @@ public enum WebSocketClient {
     ///   - limits: Message size, idle, ping and queue limits for this connection.
     ///   - connectTimeout: Seconds allowed for the TCP connection, and again for the upgrade. Default 5.
     ///   - logger: Receives connection events.
+    ///   - tls: TLS for `wss://`: the TLS handler goes first in the pipeline. `nil`: plain `ws://`.
     /// - Returns: The open connection.
     /// - Throws: ``WebSocketTransportError`` naming `host:port`: "connection refused by host:port",
-    ///   "host:port did not answer the WebSocket upgrade of /path (HTTP 404 Not Found)", timeouts, unknown host.
+    ///   "host:port did not answer the WebSocket upgrade of /path (HTTP 404 Not Found)", timeouts, unknown host,
+    ///   TLS failures (kind ``WebSocketTransportError/Kind/tlsFailed``).
     public static func connect(
         host: String,
         port: Int,
         path: String,
         limits: WebSocketLimits = .init(),
         connectTimeout: Double = 5,
-        logger: Logger
+        logger: Logger,
+        tls: WebSocketClientTLS? = nil
     ) async throws -> WebSocketConnection {
         let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         let path = path.hasPrefix("/") ? path : "/" + path
@@ -84,6 +87,9 @@ public enum WebSocketClient {
                         }
                     )
                     let sync = channel.pipeline.syncOperations
+                    if let tls {
+                        try sync.addHandler(tls.makeHandler())
+                    }
                     try sync.addHTTPClientHandlers(
                         leftOverBytesStrategy: .forwardBytes,
                         withClientUpgrade: (
@@ -117,7 +123,9 @@ public enum WebSocketClient {
         return connection
     }
 
-    static func describeConnectFailure(_ error: any Error, address: String, timeout: Double) -> WebSocketTransportError {
+    /// A TCP connect failure to `address` as a sentence ("connection refused by 127.0.0.1:9"), for other
+    /// clients that dial the same servers.
+    public static func describeConnectFailure(_ error: any Error, address: String, timeout: Double) -> WebSocketTransportError {
         var underlying: [any Error] = [error]
         if let error = error as? NIOConnectionError {
             if let dnsError = error.dnsAError ?? error.dnsAAAAError, error.connectionErrors.isEmpty {

@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import NIOWebSocket
 import Synchronization
 
@@ -51,6 +52,7 @@ public final class WebSocketServer: Sendable {
     private let limits: WebSocketLimits
     private let logger: Logger
     private let httpResponder: (any HTTPResponder)?
+    private let tls: NIOSSLContext?
     private let registry = Mutex(Registry())
 
     /// Creates a stopped server.
@@ -65,14 +67,18 @@ public final class WebSocketServer: Sendable {
     ///   - httpResponder: Serves the requests that are not WebSocket upgrades (see ``HTTPResponder`` for
     ///     which). `nil` answers them 404 (other paths), 426 (the WebSocket path without an upgrade) or
     ///     400 (a failed upgrade) and closes.
+    ///   - tls: A server TLS context: every connection is TLS (`wss://`, and `https://` for the responder),
+    ///     the TLS handler first in its pipeline. `nil`: plain `ws://` and `http://`.
     public init(
         host: String,
         port: Int,
         path: String = "/",
         limits: WebSocketLimits = .init(),
         logger: Logger,
-        httpResponder: (any HTTPResponder)? = nil
+        httpResponder: (any HTTPResponder)? = nil,
+        tls: NIOSSLContext? = nil
     ) {
+        self.tls = tls
         self.host = host
         self.port = port
         var path = path.hasPrefix("/") ? path : "/" + path
@@ -255,6 +261,11 @@ public final class WebSocketServer: Sendable {
             }
         )
         let sync = channel.pipeline.syncOperations
+        if let tls = self.tls {
+            try sync.addHandler(NIOSSLServerHandler(context: tls))
+            // TLS encrypts bytes in memory: a responder's sendfile bodies are read into buffers first.
+            try sync.addHandler(FileRegionReader(), name: FileRegionReader.name)
+        }
         try sync.configureHTTPServerPipeline(
             withServerUpgrade: (
                 upgraders: [upgrader],

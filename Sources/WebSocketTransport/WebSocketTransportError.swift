@@ -19,6 +19,8 @@ public struct WebSocketTransportError: Error, Sendable, Equatable, CustomStringC
         case upgradeRejected
         /// The connection failed or closed some other way during connect or upgrade.
         case connectionFailed
+        /// The TLS handshake failed: the peer does not speak TLS, or its certificate was refused.
+        case tlsFailed
     }
 
     /// The category of the failure.

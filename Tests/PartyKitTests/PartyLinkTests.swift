@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import PartyKit
 
@@ -121,13 +122,47 @@ import Testing
 
             let key = PartyLink.generateKey(using: &a)
             #expect(key == PartyLink.generateKey(using: &b))
-            #expect(key.count == 12)
-            // No look-alike characters (l, 0, 1) in keys people may type.
-            #expect(key.allSatisfy { "abcdefghijkmnopqrstuvwxyz23456789".contains($0) })
+            #expect(key.count == 20)
+            // No look-alike characters (l, o, 0, 1) in keys people may type.
+            #expect(key.allSatisfy { "abcdefghijkmnpqrstuvwxyz23456789".contains($0) })
         }
         #expect(ids.count > 200)
         var other = SplitMix64(seed: 8)
         var again = SplitMix64(seed: 7)
         #expect(PartyLink.generateKey(using: &other) != PartyLink.generateKey(using: &again))
+    }
+
+    @Test func generatedKeysCarryAtLeast96Bits() {
+        #expect(Set(PartyLink.keyAlphabet).count == 32)
+        #expect(Double(PartyLink.keyLength) * log2(Double(PartyLink.keyAlphabet.count)) >= 96)
+        var rng = SystemRandomNumberGenerator()
+        var keys = Set<String>()
+        for _ in 0..<1000 { keys.insert(PartyLink.generateKey(using: &rng)) }
+        #expect(keys.count == 1000)
+    }
+
+    static let fp = "q2C1x9dZ0bYkH3mJ7nP4rS6tV8wX-_aBcDeFgHiJkLm"
+
+    @Test func fingerprintAndInsecureRoundTrip() throws {
+        let pinned = try PartyLink(parsing: "tandem://h.example:7070/party/p?key=k&fp=\(Self.fp)")
+        #expect(pinned.fingerprint == Self.fp)
+        #expect(!pinned.insecure)
+        #expect(pinned.description == "tandem://h.example:7070/party/p?key=k&fp=\(Self.fp)")
+        #expect(pinned.httpOrigin == "https://h.example:7070")
+        let plain = try PartyLink(parsing: "tandem+insecure://[::1]:7070/party/p?key=k")
+        #expect(plain.insecure && plain.fingerprint == nil)
+        #expect(plain.description == "tandem+insecure://[::1]:7070/party/p?key=k")
+        #expect(plain.httpOrigin == "http://[::1]:7070")
+        #expect(try PartyLink(parsing: "tandem://h:1/party/p?key=k").fingerprint == nil)
+    }
+
+    @Test(arguments: ["tandem://h:7070/party/p?key=k&fp=abc", "tandem://h:7070/party/p?key=k&fp=",
+                      "tandem://h:7070/party/p?key=k&fp=\(String(repeating: "+", count: 43))"])
+    func malformedFingerprintIsRefused(_ text: String) {
+        #expect(refusal(text)?.hasPrefix("fp must be") == true)
+    }
+
+    @Test func insecureLinkWithAFingerprintIsRefused() {
+        #expect(refusal("tandem+insecure://h:7070/party/p?key=k&fp=\(Self.fp)") == "an insecure link has no fp")
     }
 }

@@ -20,11 +20,11 @@ import Testing
         let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
         let port = try await server.start()
         let party = "slow-link"
-        let link = PartyLink(host: "127.0.0.1", port: port, party: party, key: "k")
+        let link = PartyLink(host: "127.0.0.1", port: port, party: party, key: "k", insecure: true)
         server.media.serve(party: party, key: "k", files: [0: PartyLoopbackTests.media + "/party.mp4"])
         let proxy = try ThrottlingProxy(target: port, burst: Self.burst, bytesPerSecond: Self.throttledRate)
         defer { proxy.close() }
-        let slowLink = PartyLink(host: "127.0.0.1", port: proxy.port, party: party, key: "k")
+        let slowLink = PartyLink(host: "127.0.0.1", port: proxy.port, party: party, key: "k", insecure: true)
 
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-empty-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)

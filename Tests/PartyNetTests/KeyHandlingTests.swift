@@ -47,7 +47,7 @@ import WebSocketTransport
         let notices = PartyLoopbackTests.Notices()
         let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: logs.logger("server"))
         let port = try await server.start()
-        let link = PartyLink(host: "127.0.0.1", port: port, party: "quiet-owl-11", key: Self.key)
+        let link = PartyLink(host: "127.0.0.1", port: port, party: "quiet-owl-11", key: Self.key, insecure: true)
         server.media.serve(party: link.party, key: Self.key, files: [0: PartyLoopbackTests.media + "/party.mp4"])
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("no-media-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
@@ -70,7 +70,7 @@ import WebSocketTransport
         #expect(await PartyLoopbackTests.waitUntil(30) { (await guest.status.position ?? 0) > 0.5 })
         #expect(server.media.servedBodies > 0, "the guest never streamed")
         // A wrong key and a stranger's wrong media token, for their log lines.
-        let wrong = PartyMember(options: .init(link: PartyLink(host: "127.0.0.1", port: port, party: link.party, key: "not-" + Self.key),
+        let wrong = PartyMember(options: .init(link: PartyLink(host: "127.0.0.1", port: port, party: link.party, key: "not-" + Self.key, insecure: true),
                                                name: "Eve", mediaFolders: [],
                                                playerOptions: { _ in PlayerOptions(videoSink: NullVideoSink(), audioSink: nil) },
                                                logger: logs.logger("Eve")), notices: { notices.add($0) })

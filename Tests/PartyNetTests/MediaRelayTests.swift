@@ -14,7 +14,7 @@ import WebSocketTransport
     @Test func membersStreamTheHostsFileThroughTheServerAndTheHostUploadsItOnce() async throws {
         let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
         let port = try await server.start()
-        let link = PartyLink(host: "127.0.0.1", port: port, party: "relayed", key: "k")
+        let link = PartyLink(host: "127.0.0.1", port: port, party: "relayed", key: "k", insecure: true)
         let notices = PartyLoopbackTests.Notices()
         // The host creates the party (no listening port of its own), then opens its relay connection.
         let host = PartyLoopbackTests.member(link, name: "Hana", create: PartyConfig(items: [PartyLoopbackTests.item("party.mp4")]),
@@ -72,7 +72,7 @@ import WebSocketTransport
     @Test func onlyTheHostMayRelay() async throws {
         let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
         let port = try await server.start()
-        let link = PartyLink(host: "127.0.0.1", port: port, party: "guarded", key: "k")
+        let link = PartyLink(host: "127.0.0.1", port: port, party: "guarded", key: "k", insecure: true)
         let host = PartyLoopbackTests.member(link, name: "Hana", create: PartyConfig(items: [PartyLoopbackTests.item("party.mp4")]),
                                              notices: PartyLoopbackTests.Notices())
         let hostRun = Task { await host.run() }

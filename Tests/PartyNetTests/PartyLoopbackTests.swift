@@ -41,7 +41,7 @@ import Testing
     @Test func hostAndParticipantPlayTheSameThingAtTheSameInstant() async throws {
         let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
         let port = try await server.start()
-        let link = PartyLink(host: "127.0.0.1", port: port, party: "loop", key: "k")
+        let link = PartyLink(host: "127.0.0.1", port: port, party: "loop", key: "k", insecure: true)
         let hostNotices = Notices(), guestNotices = Notices()
         let host = Self.member(link, name: "Hana", create: PartyConfig(items: [Self.item("party.mp4")]), notices: hostNotices)
         let guest = Self.member(link, name: "Gus", notices: guestNotices)
@@ -79,16 +79,16 @@ import Testing
         let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
         let port = try await server.start()
         let notices = Notices()
-        let host = Self.member(PartyLink(host: "127.0.0.1", port: port, party: "p", key: "right"), name: "h",
+        let host = Self.member(PartyLink(host: "127.0.0.1", port: port, party: "p", key: "right", insecure: true), name: "h",
                                create: PartyConfig(items: [Self.item("party.mp4")]), notices: notices)
         let hostRun = Task { await host.run() }
         #expect(await Self.waitUntil { await host.status.me != nil })
 
-        let wrong = Self.member(PartyLink(host: "127.0.0.1", port: port, party: "p", key: "wrong"), name: "x", notices: notices)
+        let wrong = Self.member(PartyLink(host: "127.0.0.1", port: port, party: "p", key: "wrong", insecure: true), name: "x", notices: notices)
         guard case .failed(let reason) = await wrong.run() else { Issue.record("wrong key joined"); return }
         #expect(reason.contains("wrong key"))
 
-        let unknown = Self.member(PartyLink(host: "127.0.0.1", port: port, party: "nope", key: "k"), name: "x", notices: notices)
+        let unknown = Self.member(PartyLink(host: "127.0.0.1", port: port, party: "nope", key: "k", insecure: true), name: "x", notices: notices)
         guard case .failed(let why) = await unknown.run() else { Issue.record("unknown party joined"); return }
         #expect(why.contains("no party"))
 
@@ -97,7 +97,7 @@ import Testing
         await host.shutDown()
         await server.stop()
 
-        let refused = Self.member(PartyLink(host: "127.0.0.1", port: port, party: "p", key: "k"), name: "x", notices: notices)
+        let refused = Self.member(PartyLink(host: "127.0.0.1", port: port, party: "p", key: "k", insecure: true), name: "x", notices: notices)
         guard case .failed(let message) = await refused.run() else { Issue.record("joined a stopped server"); return }
         #expect(message.contains("127.0.0.1:\(port)"))
     }
@@ -106,7 +106,7 @@ import Testing
         let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
         let port = try await server.start()
         let notices = Notices()
-        let link = PartyLink(host: "127.0.0.1", port: port, party: "g", key: "k")
+        let link = PartyLink(host: "127.0.0.1", port: port, party: "g", key: "k", insecure: true)
         let host = Self.member(link, name: "h", create: PartyConfig(items: [Self.item("party.mp4")]), notices: notices)
         let hostRun = Task { await host.run() }
         #expect(await Self.waitUntil { await host.status.synced })
@@ -131,7 +131,7 @@ import Testing
     @Test func afterAServerRestartTheHostRecreatesThePartyAndEveryoneComesBack() async throws {
         let first = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
         let port = try await first.start()
-        let link = PartyLink(host: "127.0.0.1", port: port, party: "again", key: "k")
+        let link = PartyLink(host: "127.0.0.1", port: port, party: "again", key: "k", insecure: true)
         let notices = Notices()
         let host = Self.member(link, name: "Hana", create: PartyConfig(items: [Self.item("party.mp4")]), notices: notices)
         let guest = Self.member(link, name: "Gus", notices: notices)
@@ -171,7 +171,7 @@ import Testing
     @Test func participantsFollowTheHostsStoriesWithTwoPlayersAtMost() async throws {
         let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
         let port = try await server.start()
-        let link = PartyLink(host: "127.0.0.1", port: port, party: "stories", key: "k")
+        let link = PartyLink(host: "127.0.0.1", port: port, party: "stories", key: "k", insecure: true)
         // Three one-minute stories (links to the party clip), so none ends while a loaded machine converges.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-stories-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

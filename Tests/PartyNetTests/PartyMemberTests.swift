@@ -76,7 +76,7 @@ final class ScriptedPartyServer: Sendable {
         let port = try await scripted.start()
         let heard = Mutex<[(text: String, at: Double)]>([])
         let clock = MonotonicTimeSource()
-        let member = PartyMember(options: .init(link: PartyLink(host: "127.0.0.1", port: port, party: "p", key: "k"),
+        let member = PartyMember(options: .init(link: PartyLink(host: "127.0.0.1", port: port, party: "p", key: "k", insecure: true),
                                                 name: "Gus", mediaFolders: [PartyLoopbackTests.media],
                                                 playerOptions: { _ in PlayerOptions(videoSink: NullVideoSink(), audioSink: nil) },
                                                 logger: Logger(label: "test")),

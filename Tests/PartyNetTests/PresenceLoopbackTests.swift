@@ -12,7 +12,7 @@ import Testing
         // copy cannot stream the item.
         let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
         let port = try await server.start()
-        let link = PartyLink(host: "127.0.0.1", port: port, party: "nomedia", key: "k")
+        let link = PartyLink(host: "127.0.0.1", port: port, party: "nomedia", key: "k", insecure: true)
         let hostNotices = PartyLoopbackTests.Notices(), guestNotices = PartyLoopbackTests.Notices()
         let host = PartyLoopbackTests.member(link, name: "Hana", create: PartyConfig(items: [PartyLoopbackTests.item("party.mp4")]),
                                              notices: hostNotices)

@@ -79,7 +79,7 @@ import Testing
         let relay = MediaRelay(cacheBytes: RelayProtocol.chunkBytes, disk: disk)
         let server = PartyServerRunner(host: "127.0.0.1", port: 0, media: PartyMediaLibrary(relay: relay), logger: Logger(label: "test"))
         let port = try await server.start()
-        let link = PartyLink(host: "127.0.0.1", port: port, party: "cached", key: "k")
+        let link = PartyLink(host: "127.0.0.1", port: port, party: "cached", key: "k", insecure: true)
         let host = PartyLoopbackTests.member(link, name: "Hana", create: PartyConfig(items: [PartyLoopbackTests.item("party.mp4")]),
                                              notices: PartyLoopbackTests.Notices())
         let hostRun = Task { await host.run() }

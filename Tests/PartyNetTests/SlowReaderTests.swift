@@ -30,7 +30,7 @@ import Glibc
 
         let host = Process()
         host.executableURL = try Self.binary()
-        host.arguments = ["host", big.path, "--headless", "--listen", "127.0.0.1:0", "--party", "hog", "--key", "k", "--json", "--duration", "120"]
+        host.arguments = ["host", big.path, "--headless", "--listen", "127.0.0.1:0", "--party", "hog", "--key", "k", "--json", "--duration", "120", "--insecure"]
         let output = Pipe()
         host.standardOutput = output
         host.standardError = FileHandle.nullDevice
@@ -81,7 +81,7 @@ import Glibc
         var line = [UInt8]()
         while let byte = try? handle.read(upToCount: 1), let b = byte.first, b != 0x0A { line.append(b) }
         let text = String(decoding: line, as: UTF8.self)
-        guard let start = text.range(of: "tandem://127.0.0.1:")?.upperBound else { return nil }
+        guard let start = text.range(of: "://127.0.0.1:")?.upperBound else { return nil }
         return Int(text[start...].prefix { $0.isNumber })
     }
 

@@ -140,7 +140,7 @@ import Testing
             let item = MediaItem(title: name, url: url, identity: try MediaIdentification.identify(url: url))
             let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
             let port = try await server.start()
-            let link = PartyLink(host: "127.0.0.1", port: port, party: "url", key: "k")
+            let link = PartyLink(host: "127.0.0.1", port: port, party: "url", key: "k", insecure: true)
             let hostNotices = PartyLoopbackTests.Notices(), guestNotices = PartyLoopbackTests.Notices()
             let host = Self.member(link, name: "Hana", create: PartyConfig(items: [item]), notices: hostNotices)
             let guest = Self.member(link, name: "Gus", notices: guestNotices)

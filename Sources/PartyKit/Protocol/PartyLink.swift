@@ -1,17 +1,37 @@
 import Foundation
 
-/// `tandem://HOST:PORT/party/ID?key=SECRET`: everything a participant needs to join.
+/// Everything a participant needs to join, and how to trust the server:
+///
+/// - `tandem://HOST:PORT/party/ID?key=SECRET&fp=FINGERPRINT`: TLS; the server's certificate is the one
+///   whose SHA-256 fingerprint (of its DER bytes, base64url without padding: 43 characters) is `fp`.
+///   The host name does not matter then (self-signed certificates are pinned, not verified).
+/// - `tandem://HOST:PORT/party/ID?key=SECRET`: TLS with a certificate that chains to a trusted root and
+///   names HOST (for example a Let's Encrypt certificate given to `tandem serve --cert`).
+/// - `tandem+insecure://HOST:PORT/party/ID?key=SECRET`: plain WebSocket and HTTP, only for members that
+///   say `--insecure` themselves.
 public struct PartyLink: Sendable, Equatable, CustomStringConvertible {
+    /// The scheme of TLS links.
+    public static let scheme = "tandem"
+    /// The scheme of plain links: a different scheme, so no one follows one by accident.
+    public static let insecureScheme = "tandem+insecure"
+
     public var host: String
     public var port: Int
     public var party: String
     public var key: String
+    /// The server certificate's SHA-256 fingerprint to pin (see ``CertificateFingerprint`` in PartyNet);
+    /// `nil` verifies the certificate's chain and host name instead.
+    public var fingerprint: String?
+    /// A plain (no TLS) party.
+    public var insecure: Bool
 
-    public init(host: String, port: Int, party: String, key: String) {
+    public init(host: String, port: Int, party: String, key: String, fingerprint: String? = nil, insecure: Bool = false) {
         self.host = host
         self.port = port
         self.party = party
         self.key = key
+        self.fingerprint = insecure ? nil : fingerprint
+        self.insecure = insecure
     }
 
     public enum ParseError: Error, CustomStringConvertible {
@@ -28,7 +48,9 @@ public struct PartyLink: Sendable, Equatable, CustomStringConvertible {
 
     public init(parsing text: String) throws(ParseError) {
         guard let url = URLComponents(string: text) else { throw .invalid(text, "not a URL") }
-        guard url.scheme == "tandem" else { throw .invalid(text, "expected tandem://HOST:PORT/party/ID?key=SECRET") }
+        guard url.scheme == Self.scheme || url.scheme == Self.insecureScheme else {
+            throw .invalid(text, "expected tandem://HOST:PORT/party/ID?key=SECRET")
+        }
         guard var host = url.host, !host.isEmpty else { throw .invalid(text, "no host") }
         // Foundation keeps an IPv6 literal's brackets; the socket layer wants the bare address.
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
@@ -38,12 +60,26 @@ public struct PartyLink: Sendable, Equatable, CustomStringConvertible {
         guard let key = url.queryItems?.first(where: { $0.name == "key" })?.value, !key.isEmpty else {
             throw .invalid(text, "no key")
         }
-        self.init(host: host, port: port, party: String(parts[1]), key: key)
+        let insecure = url.scheme == Self.insecureScheme
+        let fingerprint = url.queryItems?.first(where: { $0.name == "fp" })?.value
+        if let fingerprint {
+            guard !insecure else { throw .invalid(text, "an insecure link has no fp") }
+            guard Self.isFingerprint(fingerprint) else {
+                throw .invalid(text, "fp must be a SHA-256 fingerprint (43 base64url characters)")
+            }
+        }
+        self.init(host: host, port: port, party: String(parts[1]), key: key, fingerprint: fingerprint, insecure: insecure)
     }
 
-    /// The HTTP origin of the party's server (where its media is served): `http://HOST:PORT`.
+    /// Whether `text` has the shape of a fingerprint: 32 bytes in base64url without padding.
+    public static func isFingerprint(_ text: String) -> Bool {
+        text.count == 43 && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+    }
+
+    /// The HTTP origin of the party's server (where its media is served): `https://HOST:PORT`, or
+    /// `http://` for an insecure party.
     public var httpOrigin: String {
-        "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        "\(insecure ? "http" : "https")://\(host.contains(":") ? "[\(host)]" : host):\(port)"
     }
 
     /// The WebSocket path the server serves this party on.
@@ -51,7 +87,8 @@ public struct PartyLink: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         let h = host.contains(":") ? "[\(host)]" : host
-        return "tandem://\(h):\(port)/party/\(party)?key=\(key)"
+        let scheme = insecure ? Self.insecureScheme : Self.scheme
+        return "\(scheme)://\(h):\(port)/party/\(party)?key=\(key)" + (fingerprint.map { "&fp=\($0)" } ?? "")
     }
 
     /// A short human-readable party ID ("brave-otter-42") and a random secret.
@@ -63,8 +100,15 @@ public struct PartyLink: Sendable, Equatable, CustomStringConvertible {
         return "\(adjectives.randomElement(using: &rng)!)-\(animals.randomElement(using: &rng)!)-\(Int.random(in: 10...99, using: &rng))"
     }
 
+    /// The alphabet of generated keys: 32 letters and digits without the easily confused 0/o and 1/l,
+    /// so each character carries exactly 5 bits.
+    public static let keyAlphabet = Array("abcdefghijkmnpqrstuvwxyz23456789")
+    /// Characters in a generated key: 20 × 5 = 100 bits, beyond guessing at any rate a server allows.
+    public static let keyLength = 20
+
+    /// A random join secret of ``keyLength`` characters from ``keyAlphabet`` (the host passes a
+    /// `SystemRandomNumberGenerator`).
     public static func generateKey<R: RandomNumberGenerator>(using rng: inout R) -> String {
-        let alphabet = Array("abcdefghijkmnopqrstuvwxyz23456789")
-        return String((0..<12).map { _ in alphabet.randomElement(using: &rng)! })
+        String((0..<keyLength).map { _ in keyAlphabet.randomElement(using: &rng)! })
     }
 }

@@ -17,10 +17,15 @@ public struct MediaUpstream: Sendable {
     public let files: [Int: String]
     /// The host's seat token, read when (re)connecting (it proves this is the party's host).
     public let seat: @Sendable () async -> String?
+    /// How the server is trusted: the same as the host's party connection.
+    public let trust: ServerTrust
     public let logger: Logger
 
-    public init(link: PartyLink, files: [Int: String], seat: @escaping @Sendable () async -> String?, logger: Logger) {
+    /// `trust` defaults to what the link says (see ``ServerTrust/init(link:extraRoots:)``).
+    public init(link: PartyLink, files: [Int: String], seat: @escaping @Sendable () async -> String?, trust: ServerTrust? = nil,
+                logger: Logger) {
         self.link = link
+        self.trust = trust ?? ServerTrust(link: link)
         self.files = files
         self.seat = seat
         self.logger = logger
@@ -47,9 +52,9 @@ public struct MediaUpstream: Sendable {
 
     private func serveOnce() async throws {
         guard let seat = await seat() else { throw NoSeat() }
-        let connection = try await WebSocketClient.connect(host: link.host, port: link.port, path: RelayProtocol.path(party: link.party),
-                                                           limits: WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes),
-                                                           logger: logger)
+        let connection = try await trust.connect(host: link.host, port: link.port, path: RelayProtocol.path(party: link.party),
+                                                 limits: WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes),
+                                                 logger: logger)
         let readers = try files.mapValues { try FileReader(path: $0) }
         var items: [RelayOffer.Item] = []
         for (index, reader) in readers.sorted(by: { $0.key < $1.key }) {

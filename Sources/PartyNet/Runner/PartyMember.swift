@@ -22,11 +22,16 @@ public actor PartyMember {
         public var playerOptions: @Sendable (Int) -> PlayerOptions
         /// When the current item ends, ask the party for the next one (a host's stories advance).
         public var advanceAtEnd: Bool
+        /// How the server is trusted: the party connection, and the media tunnel guests stream through.
+        public var trust: ServerTrust
         public var logger: Logger
 
+        /// `trust` defaults to what the link says (see ``ServerTrust/init(link:extraRoots:)``).
         public init(link: PartyLink, name: String, create: PartyConfig? = nil, mediaFolders: [String],
-                    playerOptions: @escaping @Sendable (Int) -> PlayerOptions, advanceAtEnd: Bool = false, logger: Logger) {
+                    playerOptions: @escaping @Sendable (Int) -> PlayerOptions, advanceAtEnd: Bool = false,
+                    trust: ServerTrust? = nil, logger: Logger) {
             self.advanceAtEnd = advanceAtEnd
+            self.trust = trust ?? ServerTrust(link: link)
             self.link = link
             self.name = name
             self.create = create
@@ -60,6 +65,11 @@ public actor PartyMember {
     private var outcome: Outcome?
     private let clock = MonotonicTimeSource()
     private let notices: @Sendable (PartyNotice) -> Void
+    /// Where streamed media is opened: the party's own origin when insecure, else the loopback tunnel's.
+    private let mediaOrigin: OriginBox
+    /// The guest's door to the server's media through the pinned TLS (started by ``run()``, stopped by
+    /// ``shutDown()``).
+    private var tunnel: PinnedTunnel?
 
     public init(options: Options, notices: @escaping @Sendable (PartyNotice) -> Void) {
         self.options = options
@@ -68,9 +78,11 @@ public actor PartyMember {
                                             create: options.create))
         let box = WeakMember()
         let link = options.link, folders = options.mediaFolders
+        let origin = OriginBox(link.httpOrigin)
+        mediaOrigin = origin
         playback = MemberPlayback(options: .init(
             resolve: { item, index in
-                MediaResolver.resolve(item, index: index, party: link.party, key: link.key, base: link.httpOrigin, folders: folders)
+                MediaResolver.resolve(item, index: index, party: link.party, key: link.key, base: origin.current, folders: folders)
             },
             playerOptions: options.playerOptions, timeSource: clock,
             prepared: { epoch in await box.member?.seekPrepared(epoch: epoch) },
@@ -120,14 +132,26 @@ public actor PartyMember {
 
     /// Runs until the party ends, this member leaves, or the server cannot be reached.
     public func run() async -> Outcome {
+        if tunnel == nil, options.trust != .insecure {
+            do {
+                if let made = try PinnedTunnel.make(host: options.link.host, port: options.link.port, trust: options.trust,
+                                                    logger: options.logger) {
+                    tunnel = made
+                    let origin = try await made.start()
+                    mediaOrigin.value.withLock { $0 = origin }
+                }
+            } catch {
+                return finish(.failed("cannot open the media tunnel: \(error)"))
+            }
+        }
         var failures = 0
         var downSince: Double?
         while outcome == nil {
             let conn: WebSocketConnection
             do {
-                conn = try await WebSocketClient.connect(host: options.link.host, port: options.link.port, path: options.link.path,
-                                                         limits: WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes),
-                                                         logger: options.logger)
+                conn = try await options.trust.connect(host: options.link.host, port: options.link.port, path: options.link.path,
+                                                       limits: WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes),
+                                                       logger: options.logger)
             } catch {
                 if core.me == nil { return finish(.failed("cannot join \(options.link.host):\(options.link.port): \(error)")) }
                 failures += 1
@@ -244,10 +268,19 @@ public actor PartyMember {
         perform(core.seekCompleted(epoch: epoch, now: clock.now()))
     }
 
-    /// Closes the players (at the end of a run).
+    /// Closes the players and the media tunnel (at the end of a run).
     public func shutDown() async {
         await playback.close()
+        await tunnel?.stop()
+        tunnel = nil
     }
+}
+
+/// The media origin, shared between the member (which sets it once its tunnel is up) and the resolver.
+private final class OriginBox: Sendable {
+    let value: Mutex<String>
+    init(_ origin: String) { value = Mutex(origin) }
+    var current: String { value.withLock { $0 } }
 }
 
 /// The member, for the player task's callbacks, without keeping it alive.

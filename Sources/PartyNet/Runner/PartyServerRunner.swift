@@ -1,4 +1,5 @@
 import Logging
+import NIOSSL
 import PartyKit
 import WebSocketTransport
 import PlayerCore
@@ -20,12 +21,15 @@ public actor PartyServerRunner {
     /// The media this server serves over HTTP byte ranges on its port (`/party/ID/media/N`).
     public nonisolated let media: PartyMediaLibrary
 
-    public init(host: String, port: Int, media: PartyMediaLibrary = PartyMediaLibrary(), logger: Logger) {
+    /// - Parameter tls: The server's TLS (``ServerIdentity/makeServerContext()``): wss for the party and
+    ///   https for media on the one port. `nil`: plain ws and http (`--insecure`).
+    public init(host: String, port: Int, media: PartyMediaLibrary = PartyMediaLibrary(), tls: NIOSSLContext? = nil,
+                logger: Logger) {
         self.logger = logger
         self.media = media
         server = WebSocketServer(host: host, port: port, path: "/party/",
                                  limits: WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes), logger: logger,
-                                 httpResponder: PartyMediaResponder(library: media))
+                                 httpResponder: PartyMediaResponder(library: media), tls: tls)
     }
 
     /// Listens; returns the bound port.

@@ -27,9 +27,24 @@ struct HostCommand: AsyncParsableCommand {
     @Option(help: "Leave (ending the party) after this many seconds.") var duration: Double?
     @Flag(help: "Events as JSON lines.") var json = false
     @Option(help: "Serve a subset of mpv's JSON IPC on this UNIX socket (see docs/ipc.md).") var ipc: String?
+    @Option(help: ArgumentHelp("The --server's certificate fingerprint (as `tandem serve` prints it); default: trust on first use.",
+                               valueName: "fp"))
+    var serverFp: String?
+    @Option(help: ArgumentHelp("Also trust this root certificate (PEM) when verifying the --server (a private CA).", valueName: "file"))
+    var ca: String?
+    @OptionGroup var security: SecurityOptions
+    @OptionGroup var serving: ServingOptions
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one media file") }
+        if let serverFp {
+            guard server != nil else { throw ValidationError("--server-fp goes with --server") }
+            guard PartyLink.isFingerprint(serverFp) else { throw ValidationError("--server-fp must be a fingerprint as `tandem serve` prints it") }
+        }
+        if server != nil, serving.cert != nil { throw ValidationError("--cert is for serving the party here, not with --server") }
+        if security.insecure, serving.cert != nil || serverFp != nil || ca != nil {
+            throw ValidationError("--insecure contradicts --cert, --server-fp and --ca")
+        }
         if let script { _ = try PartyScript(parsing: script) }
         if let party, party.isEmpty || party.contains("/") || party.contains("?") { throw ValidationError("--party must be a plain name") }
     }
@@ -57,17 +72,44 @@ struct HostCommand: AsyncParsableCommand {
         var rng = SystemRandomNumberGenerator()
         let partyID = party ?? PartyLink.generateID(using: &rng)
         let secret = key ?? PartyLink.generateKey(using: &rng)
+        security.warnIfInsecure()
         var serverRunner: PartyServerRunner?
         let target: HostPort
+        /// How this host trusts the party server, and the fingerprint its link carries.
+        let trust: ServerTrust
+        let linkFingerprint: String?
         if let server {
             target = server
+            let connectHost = server.host == "0.0.0.0" || server.host == "::" ? "127.0.0.1" : server.host
+            do {
+                let decided = try await Self.trust(server: HostPort(host: connectHost, port: server.port), pinned: serverFp,
+                                                   ca: ca, security: security)
+                trust = decided.0
+                linkFingerprint = decided.1
+            } catch {
+                printError("\(error)")
+                await window?.close()
+                throw ExitCode.failure
+            }
         } else {
-            let runner = PartyServerRunner(host: listen.host, port: listen.port, logger: logger)
+            let runner: PartyServerRunner
+            do {
+                let identity = security.insecure ? nil : try serving.identity(security)
+                runner = PartyServerRunner(host: listen.host, port: listen.port, tls: try identity?.makeServerContext(), logger: logger)
+                // The host's own member pins its own certificate, whatever names it carries.
+                trust = identity.map { .pinned($0.fingerprint) } ?? .insecure
+                linkFingerprint = identity?.selfSigned == true ? identity?.fingerprint : nil
+            } catch {
+                printError("\(error)")
+                await window?.close()
+                throw ExitCode.failure
+            }
             do {
                 let port = try await runner.start()
                 target = HostPort(host: listen.host, port: port)
             } catch {
                 printError("cannot listen on \(listen): \(error)")
+                await window?.close()
                 throw ExitCode.failure
             }
             serverRunner = runner
@@ -77,13 +119,16 @@ struct HostCommand: AsyncParsableCommand {
         let connectHost = target.host == "0.0.0.0" || target.host == "::" ? "127.0.0.1" : target.host
         let shownHost = target.host == "0.0.0.0" || target.host == "::" ? ProcessInfo.processInfo.hostName : target.host
         let output = PartyOutput(json: json)
-        output.link(PartyLink(host: shownHost, port: target.port, party: partyID, key: secret))
+        output.link(PartyLink(host: shownHost, port: target.port, party: partyID, key: secret, fingerprint: linkFingerprint,
+                              insecure: security.insecure))
         let config = PartyConfig(items: items, control: control, handoff: handoff)
         let folders = Array(Set(files.filter { !$0.contains("://") }.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }))
+        let ownLink = PartyLink(host: connectHost, port: target.port, party: partyID, key: secret, fingerprint: linkFingerprint,
+                                insecure: security.insecure)
         let member = PartyMember(options: .init(
-            link: PartyLink(host: connectHost, port: target.port, party: partyID, key: secret), name: name, create: config,
+            link: ownLink, name: name, create: config,
             mediaFolders: folders, playerOptions: window?.playerOptions ?? MemberSession.headlessPlayerOptions(), advanceAtEnd: files.count > 1,
-            logger: logger)) { notice in
+            trust: trust, logger: logger)) { notice in
             output.notice(notice)
             window?.board.post(notice)
         }
@@ -91,8 +136,7 @@ struct HostCommand: AsyncParsableCommand {
         // connection (opened once the party exists; the server never dials the host).
         let localFiles = Self.localFiles(files)
         let relay = server == nil || localFiles.isEmpty ? nil
-            : MediaUpstream(link: PartyLink(host: connectHost, port: target.port, party: partyID, key: secret), files: localFiles,
-                            seat: { await member.seatToken }, logger: logger)
+            : MediaUpstream(link: ownLink, files: localFiles, seat: { await member.seatToken }, trust: trust, logger: logger)
         let relayTask = Mutex<Task<Void, Never>?>(nil)
         let status = await MemberSession.run(member, output: output, script: try script.map(PartyScript.init(parsing:)),
                                              duration: duration, ipc: ipc, window: window, afterJoin: {
@@ -109,6 +153,26 @@ struct HostCommand: AsyncParsableCommand {
 }
 
 extension HostCommand {
+    /// How a host trusts its `--server`, and the fingerprint its link carries: plain with `--insecure`;
+    /// pinned to `--server-fp`; verified (no fingerprint in the link) when the certificate chains to a
+    /// trusted root and names the host; otherwise pinned to what the server shows, trusted on first use
+    /// and remembered in the state folder (a changed fingerprint is refused).
+    static func trust(server: HostPort, pinned: String?, ca: String?, security: SecurityOptions) async throws
+        -> (ServerTrust, String?) {
+        if security.insecure { return (.insecure, nil) }
+        if let pinned { return (.pinned(pinned), pinned) }
+        let roots = ca.map { [$0] } ?? []
+        if await ServerProbe.verifies(host: server.host, port: server.port, extraRoots: roots) {
+            return (.verified(extraRoots: roots), nil)
+        }
+        let seen = try await ServerProbe.fingerprint(host: server.host, port: server.port)
+        let known = KnownServers(state: security.state)
+        if try known.check(address: server.description, seen: seen) == .remembered {
+            printError("trusting \(server) on first use: fingerprint \(seen) (remembered in \(known.path))")
+        }
+        return (.pinned(seen), seen)
+    }
+
     /// Item index → absolute path, for the items that are local files.
     static func localFiles(_ files: [String]) -> [Int: String] {
         var out: [Int: String] = [:]

@@ -8,7 +8,7 @@ import PartyNet
 struct JoinCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "join",
-        abstract: "Join a watch party by its link (tandem://HOST:PORT/party/ID?key=SECRET)."
+        abstract: "Join a watch party by its link (tandem://HOST:PORT/party/ID?key=SECRET&fp=FINGERPRINT)."
     )
 
     @Argument(help: "The party link.") var link: String
@@ -20,10 +20,14 @@ struct JoinCommand: AsyncParsableCommand {
     @Option(help: "Leave after this many seconds.") var duration: Double?
     @Flag(help: "Events as JSON lines.") var json = false
     @Option(help: "Serve a subset of mpv's JSON IPC on this UNIX socket (see docs/ipc.md).") var ipc: String?
+    @Option(help: ArgumentHelp("Also trust this root certificate (PEM) for a link without fp (a private CA).", valueName: "file"))
+    var ca: String?
+    @OptionGroup var security: SecurityOptions
 
     func validate() throws {
         _ = try parsedLink()
         if let script { _ = try PartyScript(parsing: script) }
+        if let ca, !FileManager.default.isReadableFile(atPath: ca) { throw ValidationError("--ca \(ca): no such readable file") }
     }
 
     func parsedLink() throws -> PartyLink {
@@ -31,6 +35,16 @@ struct JoinCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // An insecure link is refused before anything is opened, unless --insecure accepts it.
+        let link = try parsedLink()
+        if link.insecure {
+            guard security.insecure else {
+                printError("\(link.host):\(link.port) runs an insecure party (tandem+insecure://): the key, chat and media "
+                           + "would cross the network unencrypted; join with --insecure to accept that")
+                throw ExitCode.failure
+            }
+            security.warnIfInsecure()
+        }
         FFmpegLog.configure()
         // The window first: without a display, say so before anything else is opened.
         let window: PartyWindow?
@@ -44,8 +58,9 @@ struct JoinCommand: AsyncParsableCommand {
         logger.logLevel = .warning
         let output = PartyOutput(json: json)
         let member = PartyMember(options: .init(
-            link: try parsedLink(), name: name, mediaFolders: media.isEmpty ? [".", "assets"] : media,
-            playerOptions: window?.playerOptions ?? MemberSession.headlessPlayerOptions(), logger: logger)) { notice in
+            link: link, name: name, mediaFolders: media.isEmpty ? [".", "assets"] : media,
+            playerOptions: window?.playerOptions ?? MemberSession.headlessPlayerOptions(),
+            trust: ServerTrust(link: link, extraRoots: ca.map { [$0] } ?? []), logger: logger)) { notice in
             output.notice(notice)
             window?.board.post(notice)
         }

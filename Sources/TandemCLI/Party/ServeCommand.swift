@@ -15,6 +15,12 @@ struct ServeCommand: AsyncParsableCommand {
     var cacheDir: String?
     @Option(name: .customLong("cache-size"), help: "Cap of the relay's disk cache in MB (0: memory only).")
     var cacheSize = Int(RelayDiskCache.defaultCapacityBytes >> 20)
+    @OptionGroup var security: SecurityOptions
+    @OptionGroup var serving: ServingOptions
+
+    func validate() throws {
+        if security.insecure, serving.cert != nil { throw ValidationError("--insecure and --cert contradict each other") }
+    }
 
     func run() async throws {
         var logger = Logger(label: "tandem.serve")
@@ -33,8 +39,23 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ExitCode.failure
             }
         }
-        let media = PartyMediaLibrary(relay: MediaRelay(disk: disk))
-        let server = PartyServerRunner(host: listen.host, port: listen.port, media: media, logger: logger)
+        security.warnIfInsecure()
+        var identity: ServerIdentity?
+        if !security.insecure {
+            do { identity = try serving.identity(security) } catch {
+                printError("\(error)")
+                throw ExitCode.failure
+            }
+        }
+        let server: PartyServerRunner
+        do {
+            server = PartyServerRunner(host: listen.host, port: listen.port,
+                                       media: PartyMediaLibrary(relay: MediaRelay(disk: disk)),
+                                       tls: try identity?.makeServerContext(), logger: logger)
+        } catch {
+            printError("\(error)")
+            throw ExitCode.failure
+        }
         let port: Int
         do {
             port = try await server.start()
@@ -43,6 +64,10 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         FileHandleOutput.standardOutput.write("listening on \(HostPort(host: listen.host, port: port))\n")
+        if let identity {
+            // Hosts pin this (`tandem host --server HOST:PORT --server-fp FP`), or trust it on first use.
+            FileHandleOutput.standardOutput.write("fingerprint \(identity.fingerprint)\n")
+        }
         await waitForSignalOrTimeout(duration)
         await server.stop()
     }

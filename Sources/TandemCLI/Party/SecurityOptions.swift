@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import PartyKit
+import PartyNet
+
+/// The TLS options every party command shares: where state is kept, and the explicit opt-out.
+struct SecurityOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Folder for the server certificate and known servers (default: $XDG_STATE_HOME/tandem, else ~/.local/state/tandem).",
+                               valueName: "dir"))
+    var stateDir: String?
+    @Flag(help: "Plain ws:// and http://, no TLS: the key, chat and media travel unencrypted. Both sides must say it.")
+    var insecure = false
+
+    var state: StateDirectory { StateDirectory(path: stateDir ?? StateDirectory.defaultPath()) }
+
+    /// The one line on the terminal that says a party runs without TLS.
+    func warnIfInsecure() {
+        if insecure {
+            printError("WARNING: --insecure: no TLS; the party key, chat and media cross the network unencrypted")
+        }
+    }
+}
+
+/// `--cert`/`--cert-key` for a command that serves a party.
+struct ServingOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The server's certificate chain, PEM (e.g. Let's Encrypt's fullchain.pem); links then carry no fingerprint.",
+                               valueName: "file"))
+    var cert: String?
+    @Option(help: ArgumentHelp("The private key of --cert, PEM.", valueName: "file")) var certKey: String?
+
+    func validate() throws {
+        if (cert == nil) != (certKey == nil) { throw ValidationError("--cert and --cert-key go together") }
+    }
+
+    /// The identity to serve with: the given files, or the state folder's self-signed certificate.
+    func identity(_ security: SecurityOptions) throws -> ServerIdentity {
+        if let cert, let certKey { return try ServerIdentity.load(certificateFile: cert, keyFile: certKey) }
+        return try ServerIdentity.loadOrCreate(in: security.state)
+    }
+}

@@ -99,10 +99,26 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Syncplay's protocol as pure code: the line codec, privacy hashes and the client state machine.
+        .target(
+            name: "SyncplayKit",
+            dependencies: ["PartyKit", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // Tandem in a Syncplay room on a real network: the line connection, the player, the session.
+        .target(
+            name: "SyncplayNet",
+            dependencies: [
+                "SyncplayKit", "PlayerCore", "FFmpegKit", "MediaTime",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "TandemCLI",
             dependencies: [
                 "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartyNet", "WebSocketTransport", "MPVIPC", "StoryKit", "TandemWindow",
+                "SyncplayKit", "SyncplayNet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -116,6 +132,15 @@ let package = Package(
         .testTarget(name: "PartySimulatorTests", dependencies: ["PartySimulator", "PartyKit"]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport"]),
         .testTarget(name: "PartyNetTests", dependencies: ["PartyNet", "PartyKit", "StoryKit", "PlayerCore", "WebSocketTransport"]),
+        .testTarget(name: "SyncplayKitTests", dependencies: ["SyncplayKit", "PartyKit"]),
+        .testTarget(
+            name: "SyncplayNetTests",
+            dependencies: [
+                "SyncplayNet", "SyncplayKit", "PlayerCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "MPVIPCTests", dependencies: ["MPVIPC", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "TandemCLITests",

@@ -1,0 +1,122 @@
+import ArgumentParser
+import FFmpegKit
+import Foundation
+import Logging
+import MPVIPC
+import PartyKit
+import SyncplayKit
+import SyncplayNet
+
+/// `tandem join syncplay://HOST[:PORT]/ROOM`: Tandem as a Syncplay client. Headless only for now;
+/// the user's pause and seek come from `--ipc` or `--script`, chat from lines typed on a terminal.
+struct SyncplayJoin {
+    let link: SyncplayLink
+    let name: String
+    let options: SyncplayJoinOptions
+    let headless: Bool
+    let media: [String]
+    let script: PartyScript?
+    let duration: Double?
+    let json: Bool
+    let ipc: String?
+
+    func validate() throws {
+        if !headless { throw ValidationError("a Syncplay room is joined --headless for now (no window yet)") }
+        if let file = options.file, !FileManager.default.fileExists(atPath: file) {
+            throw ValidationError("--file \(file): no such file")
+        }
+        if let script, let step = script.steps.first(where: { ![.play, .pause, .seek].contains($0.action) }) {
+            throw ValidationError("a Syncplay room knows play, pause and seek; not \(step.action.rawValue)")
+        }
+    }
+
+    func run() async throws {
+        try validate()
+        FFmpegLog.configure()
+        var logger = Logger(label: "tandem.syncplay")
+        logger.logLevel = .warning
+        let output = SyncplayOutput(json: json)
+        let session = SyncplaySession(options: .init(
+            host: link.host, port: link.port,
+            core: .init(name: name, room: link.room, password: options.password, nameMode: options.fileName, sizeMode: options.fileSize),
+            file: options.file, mediaFolders: media.isEmpty ? [".", "assets"] : media,
+            playerOptions: { MemberSession.headlessPlayerOptions()(0) }, logger: logger)) { notice in
+            output.notice(notice)
+        }
+        let status = await run(session, output: output)
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    private func run(_ session: SyncplaySession, output: SyncplayOutput) async -> Int32 {
+        var ipcServer: IPCServer?
+        if let ipc {
+            let server = IPCServer(socketPath: ipc, target: SyncplayIPCTarget(session: session, onQuit: {
+                Task { await session.leave() }
+            }))
+            do { try await server.start() } catch {
+                printError(error.description)
+                return 1
+            }
+            ipcServer = server
+        }
+        let json = json
+        let statusLine = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: json ? 1_000_000_000 : 100_000_000)
+                output.show(await session.status)
+            }
+        }
+        let scripted = Task { [script] in
+            while !(await session.status.connected) {
+                if Task.isCancelled { return }
+                try? await Task.sleep(nanoseconds: 20_000_000)
+            }
+            let start = Date()
+            for step in script?.steps ?? [] {
+                let wait = step.at - Date().timeIntervalSince(start)
+                if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
+                if Task.isCancelled { return }
+                switch step.action {
+                case .play: await session.setPaused(false)
+                case .pause: await session.setPaused(true)
+                case .seek: await session.seek(to: step.value ?? 0)
+                case .rate, .item: break
+                }
+            }
+        }
+        // Lines typed on a terminal are chat; "/who" lists who is here, "/ready" and "/unready" say so.
+        let chat = Task.detached {
+            guard isatty(0) != 0 else { return }
+            while let line = readLine(strippingNewline: true) {
+                if Task.isCancelled { return }
+                let text = line.trimmingCharacters(in: .whitespaces)
+                switch text {
+                case "/who": await session.listUsers()
+                case "/ready": await session.setReady(true)
+                case "/unready": await session.setReady(false)
+                case "": break
+                default: await session.chat(text)
+                }
+            }
+        }
+        let stopper = Task { [duration] in
+            await waitForSignalOrTimeout(duration)
+            if !Task.isCancelled { await session.leave() }
+        }
+        let outcome = await session.run()
+        stopper.cancel()
+        chat.cancel()
+        scripted.cancel()
+        statusLine.cancel()
+        await ipcServer?.stop()
+        await session.shutDown()
+        output.finish()
+        switch outcome {
+        case .left:
+            return 0
+        case .failed(let reason):
+            printError(reason)
+            return 1
+        }
+    }
+}

@@ -22,15 +22,19 @@ struct JoinCommand: AsyncParsableCommand {
     @Option(help: "Serve a subset of mpv's JSON IPC on this UNIX socket (see docs/ipc.md).") var ipc: String?
 
     func validate() throws {
+        if let room = try SyncplayLink.parse(link) { return try syncplayJoin(room).validate() }
         _ = try parsedLink()
         if let script { _ = try PartyScript(parsing: script) }
     }
+    /// `syncplay://HOST[:PORT]/ROOM` joins a Syncplay room instead (Sources/TandemCLI/Syncplay).
+    @OptionGroup(title: "Syncplay rooms (syncplay://HOST[:PORT]/ROOM)") var syncplay: SyncplayJoinOptions
 
     func parsedLink() throws -> PartyLink {
         do { return try PartyLink(parsing: link) } catch { throw ValidationError(error.description) }
     }
 
     func run() async throws {
+        if let room = try SyncplayLink.parse(link) { return try await syncplayJoin(room).run() }
         FFmpegLog.configure()
         // The window first: without a display, say so before anything else is opened.
         let window: PartyWindow?

@@ -8,10 +8,13 @@ public enum SyncplayFileFinder {
     static let maxDepth = 3
 
     public static func find(_ announced: String, in folders: [String]) -> String? {
+        // A playlist may carry another user's full path: only its file name means anything here.
+        let announced = announced.contains("://") ? announced : (announced as NSString).lastPathComponent
+        guard !announced.isEmpty else { return nil }
         let fm = FileManager.default
         for folder in folders {
             let direct = (folder as NSString).appendingPathComponent(announced)
-            if !announced.contains("/"), fm.fileExists(atPath: direct) { return direct }
+            if fm.fileExists(atPath: direct) { return direct }
         }
         for folder in folders {
             if let found = search(announced, in: URL(fileURLWithPath: folder), depth: 0) { return found }

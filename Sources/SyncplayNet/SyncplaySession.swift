@@ -42,6 +42,7 @@ public actor SyncplaySession {
         public var room: String
         public var me: String
         public var connected: Bool
+        /// The others in the room.
         public var users: [SyncplayUserList.Entry]
         public var file: SyncplayFile?
         public var position: Double?
@@ -80,7 +81,7 @@ public actor SyncplaySession {
     public var status: Status {
         let player = playback.snapshot.player
         return Status(room: core.roomName, me: core.me, connected: core.phase == .inRoom,
-                      users: core.users.values.filter { $0.room == core.roomName }.sorted { $0.username < $1.username },
+                      users: core.users.values.filter { $0.room == core.roomName && $0.username != core.me }.sorted { $0.username < $1.username },
                       file: core.file, position: player?.position, duration: player?.duration, paused: core.localPaused,
                       skewMs: core.lastError.map { $0 * 1000 }, rttMs: core.ping.rtt * 1000)
     }

@@ -23,7 +23,11 @@ extension SyncplayClientCore {
         if let playstate = state.playstate, let paused = playstate.paused, clientIgnoringOnTheFly == 0 {
             actions += follow(playstate, paused: paused, now: now, player: player)
         }
-        actions.append(.send(.state(answer(echoing: state.ping?.latencyCalculation, now: now, player: player, change: false))))
+        // A show just asked for has not moved the player yet: report where it is going (the room's
+        // position), or the server takes our old position for the room's and rewinds everyone.
+        let showing = actions.contains { if case .show = $0 { true } else { false } }
+        actions.append(.send(.state(answer(echoing: state.ping?.latencyCalculation, now: now, player: showing ? nil : player,
+                                           change: false))))
         return actions
     }
 

@@ -14,6 +14,14 @@ import Testing
         #expect(abs((show?.position ?? 0) - (30 + 0.5 + SyncplayClientCore.seekLead)) < 1e-9)
     }
 
+    @Test func joiningReportsTheRoomsPositionNotTheUnsoughtPlayers() {
+        // The file opened before the first state: the player is at 0, the room paused at 21.
+        var h = CoreHarness.loggedIn()
+        let actions = h.state(position: 21, paused: true, player: .init(position: 0))
+        #expect(CoreHarness.shows(actions) == [SyncplayShow(position: 21, at: h.now, playing: false, seek: true)])
+        #expect(CoreHarness.answers(actions).first?.playstate == .init(position: 21, paused: true))
+    }
+
     @Test func anotherUsersSeekAndPauseAreFollowedOursAreNot() {
         var h = CoreHarness.loggedIn()
         _ = h.state(position: 10, paused: false, player: .init(position: 0))

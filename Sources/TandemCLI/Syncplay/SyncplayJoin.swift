@@ -6,9 +6,11 @@ import MPVIPC
 import PartyKit
 import SyncplayKit
 import SyncplayNet
+import TandemWindow
 
-/// `tandem join syncplay://HOST[:PORT]/ROOM`: Tandem as a Syncplay client. Headless only for now;
-/// the user's pause and seek come from `--ipc` or `--script`, chat from lines typed on a terminal.
+/// `tandem join syncplay://HOST[:PORT]/ROOM`: Tandem as a Syncplay client, in the party window or
+/// headless; the user's pause and seek come from the window's keys, `--ipc` or `--script`, chat from
+/// lines typed on a terminal.
 struct SyncplayJoin {
     let link: SyncplayLink
     let name: String
@@ -21,7 +23,6 @@ struct SyncplayJoin {
     let ipc: String?
 
     func validate() throws {
-        if !headless { throw ValidationError("a Syncplay room is joined --headless for now (no window yet)") }
         if let file = options.file, !FileManager.default.fileExists(atPath: file) {
             throw ValidationError("--file \(file): no such file")
         }
@@ -33,6 +34,14 @@ struct SyncplayJoin {
     func run() async throws {
         try validate()
         FFmpegLog.configure()
+        // The window first: without a display, say so before anything else is opened.
+        let window: PartyWindow?
+        do {
+            window = headless ? nil : try await PartyWindow.open(title: "Tandem in Syncplay room \(link.room)", files: options.file.map { [$0] } ?? [])
+        } catch {
+            printError(error.description)
+            throw ExitCode.failure
+        }
         var logger = Logger(label: "tandem.syncplay")
         logger.logLevel = .warning
         let output = SyncplayOutput(json: json)
@@ -40,14 +49,15 @@ struct SyncplayJoin {
             host: link.host, port: link.port,
             core: .init(name: name, room: link.room, password: options.password, nameMode: options.fileName, sizeMode: options.fileSize),
             file: options.file, mediaFolders: media.isEmpty ? [".", "assets"] : media,
-            playerOptions: { MemberSession.headlessPlayerOptions()(0) }, logger: logger)) { notice in
+            playerOptions: { window?.playerOptions(0) ?? MemberSession.headlessPlayerOptions()(0) }, logger: logger)) { notice in
             output.notice(notice)
+            window?.board.post(PartyWindowNotice(notice))
         }
-        let status = await run(session, output: output)
+        let status = await run(session, output: output, window: window)
         if status != 0 { throw ExitCode(status) }
     }
 
-    private func run(_ session: SyncplaySession, output: SyncplayOutput) async -> Int32 {
+    private func run(_ session: SyncplaySession, output: SyncplayOutput, window: PartyWindow?) async -> Int32 {
         var ipcServer: IPCServer?
         if let ipc {
             let server = IPCServer(socketPath: ipc, target: SyncplayIPCTarget(session: session, onQuit: {
@@ -103,7 +113,14 @@ struct SyncplayJoin {
             await waitForSignalOrTimeout(duration)
             if !Task.isCancelled { await session.leave() }
         }
+        // The window runs beside the session; quitting it leaves the room, and the session's end closes it.
+        let windowLoop = window.map { window in Task { await window.run(session) } }
         let outcome = await session.run()
+        if let window {
+            await window.stop()
+            await windowLoop?.value
+            await window.close()
+        }
         stopper.cancel()
         chat.cancel()
         scripted.cancel()

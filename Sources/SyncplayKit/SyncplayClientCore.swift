@@ -175,10 +175,16 @@ public struct SyncplayClientCore: Sendable {
         }
     }
 
-    /// The connection closed under us.
-    public mutating func connectionClosed() -> [Action] {
+    /// The connection closed under us; `cause` is the transport's error, when there was one (a
+    /// TLS handshake that failed…).
+    public mutating func connectionClosed(cause: String? = nil) -> [Action] {
         guard phase != .closed else { return [] }
-        return fail(phase == .inRoom ? "the server closed the connection" : "the server closed the connection before welcoming us")
+        let what = switch phase {
+        case .inRoom: "the server closed the connection"
+        case .awaitingTLS: "the connection closed while starting TLS"
+        default: "the server closed the connection before welcoming us"
+        }
+        return fail(what + (cause.map { ": \($0)" } ?? ""))
     }
 
     /// A line that could not be decoded: Syncplay drops such a peer, and so do we.

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import NIOSSL
 import SyncplayKit
 
 /// A TCP connection to a Syncplay server: lines in as ``Event``s, lines out with ``send(_:)``.
@@ -11,6 +12,8 @@ public final class SyncplayConnection: Sendable {
         /// The peer sent a line past the limit (the connection is being closed).
         case refused(SyncplayProtocolError)
         case transportError(String)
+        /// STARTTLS's handshake is done: what follows is encrypted.
+        case tlsEstablished
         case closed
     }
 
@@ -52,6 +55,22 @@ public final class SyncplayConnection: Sendable {
     /// Sends raw text (tests use it to misbehave); `text` carries its own terminator.
     public func send(line text: String) {
         channel.writeAndFlush(channel.allocator.buffer(string: text), promise: nil)
+    }
+
+    /// STARTTLS: puts a TLS client in front of the line handler now (the server said "true" and
+    /// waits for our ClientHello); ``Event/tlsEstablished`` follows the handshake, or a
+    /// ``Event/transportError(_:)`` and the close if it fails (an untrusted certificate…).
+    public func startTLS(_ configuration: TLSConfiguration, serverHostname: String?) {
+        let channel = channel
+        channel.eventLoop.execute {
+            do {
+                let context = try NIOSSLContext(configuration: configuration)
+                let handler = try NIOSSLClientHandler(context: context, serverHostname: serverHostname)
+                try channel.pipeline.syncOperations.addHandler(handler, position: .first)
+            } catch {
+                channel.pipeline.fireErrorCaught(error)
+            }
+        }
     }
 
     public func close() {

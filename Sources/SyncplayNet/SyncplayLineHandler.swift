@@ -1,4 +1,5 @@
 import NIOCore
+import NIOTLS
 import SyncplayKit
 
 /// Splits the bytes from a Syncplay peer into lines with ``SyncplayLineFramer`` and hands each to
@@ -26,6 +27,11 @@ final class SyncplayLineHandler: ChannelInboundHandler {
             deliver(.refused(error))
             context.close(promise: nil)
         }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .handshakeCompleted? = event as? TLSUserEvent { deliver(.tlsEstablished) }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func channelInactive(context: ChannelHandlerContext) {

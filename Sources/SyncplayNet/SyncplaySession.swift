@@ -2,6 +2,8 @@ import FFmpegKit
 import Foundation
 import Logging
 import MediaTime
+import NIOCore
+import NIOSSL
 import PlayerCore
 import SyncplayKit
 import Synchronization
@@ -18,10 +20,15 @@ public actor SyncplaySession {
         public var file: String?
         public var mediaFolders: [String]
         public var playerOptions: @Sendable () -> PlayerOptions
+        /// How STARTTLS verifies the server (when `core.useTLS` asks for it): the system's trust
+        /// roots by default.
+        public var tls: TLSConfiguration
         public var logger: Logger
 
         public init(host: String, port: Int, core: SyncplayClientCore.Configuration, file: String?, mediaFolders: [String],
-                    playerOptions: @escaping @Sendable () -> PlayerOptions, logger: Logger) {
+                    playerOptions: @escaping @Sendable () -> PlayerOptions,
+                    tls: TLSConfiguration = .makeClientConfiguration(), logger: Logger) {
+            self.tls = tls
             self.host = host
             self.port = port
             self.core = core
@@ -50,6 +57,8 @@ public actor SyncplaySession {
         public var paused: Bool
         public var skewMs: Double?
         public var rttMs: Double
+        /// The connection is encrypted (STARTTLS).
+        public var encrypted: Bool
     }
 
     /// How often the core is ticked for its timeouts.
@@ -63,6 +72,12 @@ public actor SyncplaySession {
     private let notices: @Sendable (SyncplayNotice) -> Void
     private var outcome: Outcome?
     private var leaving = false
+    private var encrypted = false
+    /// The server predates STARTTLS: connect again in plain text.
+    private var retryPlain = false
+    private var transportError: String?
+    /// The file the player has open.
+    private var openedPath: String?
 
     public init(options: Options, notices: @escaping @Sendable (SyncplayNotice) -> Void) {
         self.options = options
@@ -83,7 +98,8 @@ public actor SyncplaySession {
         return Status(room: core.roomName, me: core.me, connected: core.phase == .inRoom,
                       users: core.users.values.filter { $0.room == core.roomName && $0.username != core.me }.sorted { $0.username < $1.username },
                       file: core.file, position: player?.position, duration: player?.duration, paused: core.localPaused,
-                      skewMs: core.lastError.map { $0 * 1000 }, rttMs: core.ping.rtt * 1000)
+                      skewMs: core.lastError.map { $0 * 1000 }, rttMs: core.ping.rtt * 1000,
+                      encrypted: encrypted)
     }
 
     /// The player (nil before the file is open).
@@ -91,14 +107,37 @@ public actor SyncplaySession {
 
     /// Runs until the user leaves or the session fails.
     public func run() async -> Outcome {
+        if let file = options.file { playback.open(file) }
+        while true {
+            await serve()
+            guard retryPlain, !leaving else { break }
+            // Syncplay's clients do the same: the old server dropped us for asking; ask it nothing.
+            retryPlain = false
+            outcome = nil
+            var plain = options.core
+            plain.useTLS = false
+            core = SyncplayClientCore(configuration: plain)
+            notices(.note("the server predates STARTTLS: connecting again without TLS"))
+        }
+        return finish(outcome ?? .left)
+    }
+
+    /// One connection, until it closes.
+    private func serve() async {
+        guard !leaving else { return }
         let conn: SyncplayConnection
         do {
             conn = try await SyncplayConnection.connect(host: options.host, port: options.port)
         } catch {
-            return finish(.failed("cannot reach the Syncplay server \(options.host):\(options.port): \(error)"))
+            outcome = .failed("cannot reach the Syncplay server \(options.host):\(options.port): \(error)")
+            return
         }
         connection = conn
-        if let file = options.file { playback.open(file) }
+        encrypted = false
+        transportError = nil
+        if let player = playback.snapshot.player, let path = options.file ?? openedPath {
+            opened(path, .success(player))
+        }
         perform(core.connected(now: clock.now()))
         let ticker = Task { [weak self] in
             while !Task.isCancelled {
@@ -119,14 +158,17 @@ public actor SyncplaySession {
             case .refused(let error):
                 perform(core.protocolError(error))
             case .transportError(let reason):
+                transportError = transportError ?? reason
                 options.logger.warning("Syncplay connection: \(reason)")
+            case .tlsEstablished:
+                encrypted = true
+                perform(core.tlsEstablished(now: clock.now()))
             case .closed:
-                if !leaving { perform(core.connectionClosed()) }
+                if !leaving { perform(core.connectionClosed(cause: transportError)) }
             }
         }
         ticker.cancel()
         connection = nil
-        return finish(outcome ?? .left)
     }
 
     /// The user paused or resumed (IPC, keys, script).
@@ -165,6 +207,7 @@ public actor SyncplaySession {
     private func opened(_ path: String, _ result: Result<Player, OpenError>) {
         switch result {
         case .success(let player):
+            openedPath = path
             let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
             let name = (path as NSString).lastPathComponent
             perform(core.fileOpened(name: name, duration: player.duration ?? 0, size: size, now: clock.now(), player: playerSnapshot))
@@ -179,11 +222,11 @@ public actor SyncplaySession {
             case .send(let message):
                 connection?.send(message)
             case .startTLS:
-                // No TLS in this build: the core only asks when configured to.
-                if outcome == nil { outcome = .failed("the server offers STARTTLS, which this build cannot start") }
-                connection?.close()
+                // SNI takes a name, never an address; an address is verified against the certificate's IP entries.
+                let isAddress = (try? SocketAddress(ipAddress: options.host, port: 0)) != nil
+                connection?.startTLS(options.tls, serverHostname: isAddress ? nil : options.host)
             case .retryWithoutTLS:
-                outcome = .failed("the server does not speak STARTTLS: try again without TLS")
+                retryPlain = true
                 connection?.close()
             case .show(let show):
                 playback.show(show)

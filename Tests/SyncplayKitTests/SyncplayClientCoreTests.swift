@@ -119,6 +119,16 @@ struct CoreHarness {
         }
     }
 
+    @Test func aCloseSaysWhatWasUnderWay() {
+        var tls = CoreHarness(useTLS: true)
+        _ = tls.core.connected(now: tls.now)
+        _ = tls.core.receive(.tls(startTLS: "true"), now: tls.now, player: nil)
+        #expect(tls.core.connectionClosed(cause: "handshake failed") == [.fail("the connection closed while starting TLS: handshake failed")])
+        var logged = CoreHarness.loggedIn()
+        #expect(logged.core.connectionClosed() == [.fail("the server closed the connection")])
+        #expect(logged.core.connectionClosed().isEmpty)
+    }
+
     @Test func aBadLineEndsTheSessionNamingIt() {
         var h = CoreHarness.loggedIn()
         #expect(h.core.protocolError(.notJSON(excerpt: "garbage")) == [.fail("the server sent a line that is not JSON: garbage")])

@@ -35,7 +35,7 @@ import SyncplayKit
 
         let notices = NoticeLog()
         let session = SyncplaySession(options: .init(
-            host: "127.0.0.1", port: port, core: .init(name: "tandem", room: "room1"), file: TestSupport.partyFile,
+            host: "127.0.0.1", port: port, core: .init(name: "tandem", room: "room1", useTLS: true), file: TestSupport.partyFile,
             mediaFolders: [], playerOptions: TestSupport.headless, logger: TestSupport.quietLogger)) { notices.append($0) }
         let run = Task { await session.run() }
         defer { run.cancel() }
@@ -49,6 +49,10 @@ import SyncplayKit
                 if case .users(let entries) = notice { entries.contains { $0.username == "mpvpeer" } } else { false }
             }
         }
+
+        // Asked for STARTTLS, a server without a certificate says no: joined in plain text, and told so.
+        #expect(await !session.status.encrypted)
+        #expect(notices.all.contains(.note("the server offers no TLS: the connection is not encrypted")))
 
         // mpv resumes: Tandem plays. (Syncplay may take the first unpause as "ready" and pause
         // again until everyone is: ask again while mpv stays paused.)

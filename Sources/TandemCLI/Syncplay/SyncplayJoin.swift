@@ -23,6 +23,9 @@ struct SyncplayJoin {
     let ipc: String?
 
     func validate() throws {
+        if let ca = options.syncplayCA, !FileManager.default.isReadableFile(atPath: ca) {
+            throw ValidationError("--syncplay-ca \(ca): no such readable file")
+        }
         if let file = options.file, !FileManager.default.fileExists(atPath: file) {
             throw ValidationError("--file \(file): no such file")
         }
@@ -47,9 +50,11 @@ struct SyncplayJoin {
         let output = SyncplayOutput(json: json)
         let session = SyncplaySession(options: .init(
             host: link.host, port: link.port,
-            core: .init(name: name, room: link.room, password: options.password, nameMode: options.fileName, sizeMode: options.fileSize),
+            core: .init(name: name, room: link.room, password: options.password, useTLS: !options.noStarttls,
+                        nameMode: options.fileName, sizeMode: options.fileSize),
             file: options.file, mediaFolders: media.isEmpty ? [".", "assets"] : media,
-            playerOptions: { window?.playerOptions(0) ?? MemberSession.headlessPlayerOptions()(0) }, logger: logger)) { notice in
+            playerOptions: { window?.playerOptions(0) ?? MemberSession.headlessPlayerOptions()(0) },
+            tls: options.tlsConfiguration(), logger: logger)) { notice in
             output.notice(notice)
             window?.board.post(PartyWindowNotice(notice))
         }

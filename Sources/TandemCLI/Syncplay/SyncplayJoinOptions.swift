@@ -1,4 +1,5 @@
 import ArgumentParser
+import NIOSSL
 import SyncplayKit
 
 /// The options of `tandem join` that only `syncplay://` links use.
@@ -8,6 +9,18 @@ struct SyncplayJoinOptions: ParsableArguments {
     var file: String?
     @Option(help: "Tell a Syncplay room the file's name: raw, hashed or none.") var fileName: SyncplayPrivacy = .sendRaw
     @Option(help: "Tell a Syncplay room the file's size: raw, hashed or none.") var fileSize: SyncplayPrivacy = .sendRaw
+    @Flag(help: "Do not ask a Syncplay server for STARTTLS (by default it is asked, and used when it agrees).")
+    var noStarttls = false
+    @Option(help: ArgumentHelp("Trust this root certificate (PEM) for a Syncplay server's STARTTLS (default: the system's).",
+                               valueName: "file"))
+    var syncplayCA: String?
+
+    /// How STARTTLS verifies the server.
+    func tlsConfiguration() -> TLSConfiguration {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let syncplayCA { tls.trustRoots = .file(syncplayCA) }
+        return tls
+    }
 }
 
 extension SyncplayPrivacy: ExpressibleByArgument {}

@@ -198,8 +198,8 @@ public struct SyncplayClientCore: Sendable {
         file = SyncplayPrivacy.announce(name: name, duration: duration, size: size,
                                         nameMode: configuration.nameMode, sizeMode: configuration.sizeMode)
         guard phase == .inRoom, let file else { return [] }
-        var actions: [Action] = [.send(.set([.file(file)])), .send(.list(nil)),
-                                 .send(.set([.ready(username: nil, isReady: true, manuallyInitiated: false)]))]
+        var actions: [Action] = [.send(.set([.file(file)])),
+                                 .send(.set([.ready(username: nil, isReady: true, manuallyInitiated: false)])), .send(.list(nil))]
         if room != nil { actions += showRoom(now: now, player: player, forceSeek: true) }
         return actions
     }

@@ -105,6 +105,38 @@ import SyncplayKit
     }
 }
 
+extension SyncplayRealServerTests {
+    @Test func theServerPasswordIsCheckedAsSyncplayChecksIt() async throws {
+        if let missing = SyncplayBinaries.missing {
+            print("skipping the Syncplay password test: \(missing)")
+            return
+        }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-syncplay-pw-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let port = try await SyncplayBinaries.freePort()
+        let server = try ChildProcess(SyncplayBinaries.server, ["--port", String(port), "--password", "s3cret"], home: home, log: "server.log")
+        defer { server.stop() }
+        try await SyncplayBinaries.waitForListener(port: port, within: Self.startBound)
+        func session(_ password: String) -> SyncplaySession {
+            SyncplaySession(options: .init(host: "127.0.0.1", port: port, core: .init(name: "tandem", room: "r", password: password, useTLS: true),
+                                           file: nil, mediaFolders: [], playerOptions: TestSupport.headless, logger: TestSupport.quietLogger),
+                            notices: { _ in })
+        }
+        let wrong = session("nope")
+        let refused = try await TestSupport.within(Self.startBound, "the wrong password to be refused") { await wrong.run() }
+        await wrong.shutDown()
+        #expect(refused == .failed("the server said: Wrong password supplied"))
+
+        let right = session("s3cret")
+        let run = Task { await right.run() }
+        try await TestSupport.eventually(Self.startBound, "the right password to be let in") { await right.status.connected }
+        await right.leave()
+        #expect(await run.value == .left)
+        await right.shutDown()
+    }
+}
+
 /// Notices as they come, for assertions.
 final class NoticeLog: Sendable {
     private let notices = Mutex<[SyncplayNotice]>([])

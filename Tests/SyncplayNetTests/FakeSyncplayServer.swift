@@ -9,6 +9,9 @@ final class FakeSyncplayServer: Sendable {
         case garbage
         case oversized(bytes: Int)
         case neverEnding
+        /// A server older than STARTTLS: asked for TLS, it calls the command unknown and drops the
+        /// client (as Syncplay 1.2–1.5 servers do); asked nothing, it behaves well.
+        case preTLS
     }
 
     static let stateInterval = TimeAmount.milliseconds(200)
@@ -45,12 +48,17 @@ final class FakeSyncplayServer: Sendable {
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             let bytes = unwrapInboundIn(data)
             guard !greeted, bytes.readableBytesView.contains(UInt8(ascii: "\n")) else { return }
+            if case .preTLS = behaviour, String(buffer: bytes).contains("\"TLS\"") {
+                write(context, #"{"Error": {"message": "Unknown command {'startTLS': 'send'}"}}"# + "\r\n")
+                context.close(promise: nil)
+                return
+            }
             greeted = true
             write(context, Self.helloLine)
             let loop = context.eventLoop
             let bound = NIOLoopBound(context, eventLoop: loop)
             switch behaviour {
-            case .good:
+            case .good, .preTLS:
                 timer = loop.scheduleRepeatedTask(initialDelay: .zero, delay: FakeSyncplayServer.stateInterval) { _ in
                     Self.write(bound.value, FakeSyncplayServer.state)
                 }

@@ -49,6 +49,22 @@ import SyncplayKit
         #expect(reason.hasPrefix("the server sent a line of more than \(SyncplayCodec.maxLineBytes) bytes"))
     }
 
+    @Test func aServerOlderThanStartTLSIsJoinedAgainWithoutIt() async throws {
+        let old = try await FakeSyncplayServer.start(.preTLS)
+        let notices = NoticeLog()
+        let session = SyncplaySession(options: .init(host: "127.0.0.1", port: old.port, core: .init(name: "tandem", room: "r", useTLS: true),
+                                                     file: nil, mediaFolders: [], playerOptions: TestSupport.headless,
+                                                     logger: TestSupport.quietLogger)) { notices.append($0) }
+        let run = Task { await session.run() }
+        try await TestSupport.eventually(10, "the plain session to join") { await session.status.connected }
+        #expect(notices.all.contains(.note("the server predates STARTTLS: connecting again without TLS")))
+        #expect(await !session.status.encrypted)
+        await session.leave()
+        #expect(await run.value == .left)
+        await session.shutDown()
+        await old.stop()
+    }
+
     @Test func anUnreachableServerIsAClearError() async throws {
         let closed = try await FakeSyncplayServer.start(.good)
         let port = closed.port

@@ -72,3 +72,17 @@ enum SyncplayBinaries {
         }
     }
 }
+
+extension ChildProcess {
+    /// Kills the grandchildren whose command line holds `argument` (mpv, which a syncplay client
+    /// starts with our unique socket path and leaves running when it is itself terminated).
+    static func killDescendants(holding argument: String) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return }
+        for entry in entries {
+            guard let pid = Int32(entry), pid != getpid(),
+                  let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+                  String(decoding: data, as: UTF8.self).contains(argument) else { continue }
+            kill(pid, SIGKILL)
+        }
+    }
+}

@@ -30,7 +30,10 @@ import SyncplayKit
             "--player-path", SyncplayBinaries.mpv, TestSupport.partyFile,
             "--", "--vo=null", "--ao=null", "--input-ipc-server=\(socket)",
         ], home: home, log: "peer.log")
-        defer { peer.stop() }
+        defer {
+            peer.stop()
+            ChildProcess.killDescendants(holding: socket)
+        }
         let mpv = try await MPVClient.connect(path: socket, within: Self.startBound)
 
         let notices = NoticeLog()

@@ -138,19 +138,6 @@ let package = Package(
         .testTarget(name: "PartySimulatorTests", dependencies: ["PartySimulator", "PartyKit"]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport"]),
         .testTarget(name: "PartyNetTests", dependencies: ["PartyNet", "PartyKit", "StoryKit", "PlayerCore", "WebSocketTransport"]),
-        .testTarget(name: "SyncplayKitTests", dependencies: ["SyncplayKit", "PartyKit"]),
-        .testTarget(
-            name: "SyncplayNetTests",
-            dependencies: [
-                "SyncplayNet", "SyncplayKit", "PlayerCore",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "Crypto", package: "swift-crypto"),
-            ]
-        ),
         .testTarget(name: "MPVIPCTests", dependencies: ["MPVIPC", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "TandemCLITests",
@@ -164,5 +151,18 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TandemWindowTests", dependencies: ["TandemWindow", "PlayerCore", "FFmpegKit", "CFFmpeg", "CSDL2", "StoryKit"]),
+        .testTarget(name: "SyncplayKitTests", dependencies: ["SyncplayKit", "PartyKit"]),
+        .testTarget(
+            name: "SyncplayNetTests",
+            dependencies: [
+                "SyncplayNet", "SyncplayKit", "PlayerCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
     ]
 )

@@ -67,11 +67,10 @@ extension SyncplayCodec {
                                "manuallyInitiated": .bool(manuallyInitiated)].compactMapValues { $0 }))
         case .file(let file): ("file", json(file))
         case .playlistIndex(let user, let index):
-            ("playlistIndex", .object(["user": user.map(SyncplayJSON.string), "index": .some(index.map { .number(Double($0)) } ?? .null)]
-                .compactMapValues { $0 }))
+            // Syncplay's client reads "user" unconditionally: null, never absent.
+            ("playlistIndex", .object(["user": user.map(SyncplayJSON.string) ?? .null, "index": index.map { .number(Double($0)) } ?? .null]))
         case .playlistChange(let user, let files):
-            ("playlistChange", .object(["user": user.map(SyncplayJSON.string), "files": .array(files.map(SyncplayJSON.string))]
-                .compactMapValues { $0 }))
+            ("playlistChange", .object(["user": user.map(SyncplayJSON.string) ?? .null, "files": .array(files.map(SyncplayJSON.string))]))
         case .features(let username, let features):
             ("features", username.map { .object(["username": .string($0), "features": .object(features)]) } ?? .object(features))
         case .other: nil

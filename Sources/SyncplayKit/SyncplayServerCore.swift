@@ -113,7 +113,10 @@ public struct SyncplayServerCore: Sendable {
         let hello = SyncplayHello(username: name, room: room, version: clientVersion, realVersion: SyncplayClientCore.protocolVersion,
                                   motd: motd, features: ["isolateRooms": .bool(true), "readiness": .bool(true),
                                                          "managedRooms": .bool(false), "chat": .bool(true)])
-        return [.send(.hello(hello))] + sendState(state, doSeek: true, forced: true, now: now)
+        // As Syncplay's server: the room's (empty) shared playlist first. A client given a file waits
+        // for a playlist before it loads the file into its player.
+        return [.send(.set([.playlistChange(user: nil, files: [])])), .send(.set([.playlistIndex(user: nil, index: nil)])),
+                .send(.hello(hello))] + sendState(state, doSeek: true, forced: true, now: now)
     }
 
     /// Time passes: a state every second, the silent client dropped.
@@ -149,6 +152,9 @@ public struct SyncplayServerCore: Sendable {
                 switch setting {
                 case .ready(_, let isReady?, _): .setReady(isReady)
                 case .file(let file): .file(file)
+                // The client's own playlist, taken as the room's and echoed (Syncplay broadcasts it).
+                case .playlistChange(_, let files): .send(.set([.playlistChange(user: name, files: files)]))
+                case .playlistIndex(_, let index): .send(.set([.playlistIndex(user: name, index: index)]))
                 default: nil
                 }
             }

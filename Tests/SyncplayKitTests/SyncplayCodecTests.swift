@@ -82,6 +82,8 @@ enum RecordedLines {
             == #"{"Hello":{"features":{"chat":true},"password":"abc","realversion":"1.6.9","room":{"name":"r1"},"username":"tandem","version":"1.2.255"}}"#)
         #expect(SyncplayCodec.encode(.chat(SyncplayChat(message: "hi"))) == #"{"Chat":"hi"}"#)
         #expect(SyncplayCodec.encode(.list(nil)) == #"{"List":null}"#)
+        // Syncplay's client reads the playlist's "user" unconditionally.
+        #expect(SyncplayCodec.encode(.set([.playlistChange(user: nil, files: [])])) == #"{"Set":{"playlistChange":{"files":[],"user":null}}}"#)
         #expect(SyncplayCodec.encodeLine(.tls(startTLS: "send")) == "{\"TLS\":{\"startTLS\":\"send\"}}\r\n")
         #expect(SyncplayCodec.encode(.set([.ready(username: nil, isReady: true, manuallyInitiated: false)]))
             == #"{"Set":{"ready":{"isReady":true,"manuallyInitiated":false}}}"#)

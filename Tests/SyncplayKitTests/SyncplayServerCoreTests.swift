@@ -38,7 +38,9 @@ import Testing
         var core = SyncplayServerCore(passwordDigest: nil)
         _ = core.receive(Self.hello(), now: 0, room: nil)
         let welcome = core.welcome(name: "amy (Syncplay)", room: "party1", now: 5, state: Self.room)
-        guard case .send(.hello(let hello)) = welcome.first else { Issue.record("no Hello"); return }
+        #expect(Array(welcome.prefix(2)) == [.send(.set([.playlistChange(user: nil, files: [])])),
+                                             .send(.set([.playlistIndex(user: nil, index: nil)]))])
+        guard case .send(.hello(let hello)) = welcome[safe: 2] else { Issue.record("no Hello"); return }
         #expect(hello.username == "amy (Syncplay)")
         #expect(hello.version == "1.2.255")
         let forced = Self.states(welcome).first
@@ -81,6 +83,9 @@ import Testing
         let file = SyncplayFile(name: "party.mp4", duration: 60, size: .bytes(1))
         #expect(core.receive(.set([.ready(username: nil, isReady: true, manuallyInitiated: false), .file(file)]), now: 1, room: Self.room)
             == [.setReady(true), .file(file)])
+        #expect(core.receive(.set([.playlistChange(user: nil, files: ["party.mp4"]), .playlistIndex(user: nil, index: 0)]), now: 1, room: Self.room)
+            == [.send(.set([.playlistChange(user: "amy (Syncplay)", files: ["party.mp4"])])),
+                .send(.set([.playlistIndex(user: "amy (Syncplay)", index: 0)]))])
         #expect(core.tick(now: 1 + SyncplayServerCore.protocolTimeout + 0.1, room: Self.room).last
             == .close("no state from the client for \(SyncplayServerCore.protocolTimeout) s"))
     }

@@ -108,10 +108,29 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Syncplay's protocol as pure code: the line codec, privacy hashes and the client state machine.
+        .target(
+            name: "SyncplayKit",
+            dependencies: ["PartyKit", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // Tandem in a Syncplay room on a real network: the line connection, the player, the session.
+        .target(
+            name: "SyncplayNet",
+            dependencies: [
+                "SyncplayKit", "PlayerCore", "FFmpegKit", "MediaTime",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "TandemCLI",
             dependencies: [
                 "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartyNet", "WebSocketTransport", "MPVIPC", "StoryKit", "TandemWindow",
+                "SyncplayKit", "SyncplayNet",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -169,5 +188,18 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TandemWindowTests", dependencies: ["TandemWindow", "PlayerCore", "FFmpegKit", "CFFmpeg", "CSDL2", "StoryKit"]),
+        .testTarget(name: "SyncplayKitTests", dependencies: ["SyncplayKit", "PartyKit"]),
+        .testTarget(
+            name: "SyncplayNetTests",
+            dependencies: [
+                "SyncplayNet", "SyncplayKit", "PlayerCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
     ]
 )

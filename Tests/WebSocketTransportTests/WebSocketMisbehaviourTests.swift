@@ -178,13 +178,14 @@ struct WebSocketMisbehaviourTests {
     }
 
     @Test func pingsKeepAQuietConnectionAlive() async throws {
-        // The server pings every 0.2 s and drops a peer quiet for 3 s; the raw peer sends nothing but
+        // The server pings every 0.2 s and drops a peer quiet for 6 s; the raw peer sends nothing but
         // pongs. Timers never fire early, so once it has answered this many pings it has been quiet for
-        // over twice the idle timeout, and the test waits on pings, not on a clock. The idle timeout is
-        // wide enough that a loaded machine (a late pong) does not trip it.
-        let idleTimeout = 3.0
+        // 1.5 times the idle timeout, and the test waits on pings, not on a clock. The idle timeout is
+        // wide because the peer's loop runs on the test process's cooperative pool (two threads here),
+        // which the suite's blocking tests (ffmpeg runs, child processes) can hold for seconds.
+        let idleTimeout = 6.0
         let pingInterval = 0.2
-        let pingsToAnswer = Int((2 * idleTimeout / pingInterval).rounded(.up)) + 1
+        let pingsToAnswer = Int((1.5 * idleTimeout / pingInterval).rounded(.up)) + 1
         let harness = try await Harness.start(limits: WebSocketLimits(idleTimeout: idleTimeout, pingInterval: pingInterval))
         let (answered, reply) = try await within { () -> (Int, RawPeer.Frame?) in
             try await RawPeer.with(port: harness.port) { peer -> (Int, RawPeer.Frame?) in

@@ -25,16 +25,20 @@ struct JoinCommand: AsyncParsableCommand {
     @OptionGroup var security: SecurityOptions
 
     func validate() throws {
+        if let room = try SyncplayLink.parse(link) { return try syncplayJoin(room).validate() }
         _ = try parsedLink()
         if let script { _ = try PartyScript(parsing: script) }
         if let ca, !FileManager.default.isReadableFile(atPath: ca) { throw ValidationError("--ca \(ca): no such readable file") }
     }
+    /// `syncplay://HOST[:PORT]/ROOM` joins a Syncplay room instead (Sources/TandemCLI/Syncplay).
+    @OptionGroup(title: "Syncplay rooms (syncplay://HOST[:PORT]/ROOM)") var syncplay: SyncplayJoinOptions
 
     func parsedLink() throws -> PartyLink {
         do { return try PartyLink(parsing: link) } catch { throw ValidationError(error.description) }
     }
 
     func run() async throws {
+        if let room = try SyncplayLink.parse(link) { return try await syncplayJoin(room).run() }
         // An insecure link is refused before anything is opened, unless --insecure accepts it.
         let link = try parsedLink()
         if link.insecure {

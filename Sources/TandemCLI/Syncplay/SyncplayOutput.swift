@@ -1,0 +1,59 @@
+import Foundation
+import SyncplayKit
+import SyncplayNet
+
+/// What `join syncplay://…` prints, in the shape of a party's output: notices and chat as lines
+/// (with `--json`, `notice`, `chat` and `status` events as for a Tandem party), and on a terminal
+/// a live status line.
+final class SyncplayOutput: Sendable {
+    let json: Bool
+    private let status: Bool
+    private let lines: JSONLineWriter
+
+    init(json: Bool, statusLine: Bool = FileHandleOutput.standardError.isTerminal, lines: JSONLineWriter = .standardOutput) {
+        self.json = json
+        self.lines = lines
+        status = statusLine
+    }
+
+    func notice(_ notice: SyncplayNotice) {
+        if json {
+            if case .chat(let from, let text) = notice {
+                lines.emit(PartyEvent.chat(from: from, text: text))
+            } else {
+                lines.emit(PartyEvent.notice(text: notice.text))
+            }
+        } else {
+            clear()
+            FileHandleOutput.standardError.write(notice.text + "\n")
+        }
+    }
+
+    func line(_ text: String) {
+        if json { lines.emit(PartyEvent.info(text: text)) } else { clear(); FileHandleOutput.standardError.write(text + "\n") }
+    }
+
+    /// Redraws the status line (terminal) or prints a status event (JSON).
+    func show(_ s: SyncplaySession.Status) {
+        if json {
+            lines.emit(PartyEvent.status(.init(
+                party: s.room, participants: s.users.count + (s.connected ? 1 : 0), synced: s.connected && s.position != nil,
+                skewMs: s.skewMs.map { ($0 * 1000).rounded() / 1000 }, position: s.position,
+                playing: !s.paused, connected: s.connected)))
+            return
+        }
+        guard status else { return }
+        var line = "syncplay room \(s.room) as \(s.me) · \(s.users.count + 1) here"
+        if !s.connected { line += " · connecting…" }
+        if let skew = s.skewMs { line += String(format: " · off %+.0f ms", skew) }
+        if let p = s.position {
+            line += " · \(EventOutput.timestamp(p)) / \(s.duration.map(EventOutput.timestamp) ?? "--:--:--")"
+            line += s.paused ? " (paused)" : ""
+        }
+        FileHandleOutput.standardError.write("\r\u{1B}[K" + line)
+    }
+
+    func finish() { if status && !json { FileHandleOutput.standardError.write("\n") } }
+
+    private func clear() { if status && !json { FileHandleOutput.standardError.write("\r\u{1B}[K") } }
+}

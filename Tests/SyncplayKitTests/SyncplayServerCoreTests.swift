@@ -1,0 +1,137 @@
+import Testing
+@testable import SyncplayKit
+
+@Suite struct SyncplayServerCoreTests {
+    static let digest = SyncplayPrivacy.passwordDigest("party-key")
+    static let room = SyncplayServerCore.Room(position: 12, paused: true, setBy: "host")
+
+    static func hello(password: String? = digest) -> SyncplayMessage {
+        .hello(SyncplayHello(username: "amy", password: password, room: "party1", version: "1.2.255", realVersion: "1.6.9"))
+    }
+
+    static func joined() -> SyncplayServerCore {
+        var core = SyncplayServerCore(passwordDigest: digest)
+        _ = core.receive(hello(), now: 0, room: nil)
+        _ = core.welcome(name: "amy (Syncplay)", room: "party1", now: 0, state: room)
+        return core
+    }
+
+    static func states(_ actions: [SyncplayServerCore.Action]) -> [SyncplayState] {
+        actions.compactMap { if case .send(.state(let s)) = $0 { s } else { nil } }
+    }
+
+    @Test func startTLSIsDeclinedAndThePasswordChecked() {
+        var core = SyncplayServerCore(passwordDigest: Self.digest)
+        #expect(core.receive(.tls(startTLS: "send"), now: 0, room: nil) == [.send(.tls(startTLS: "false"))])
+        #expect(core.receive(Self.hello(), now: 0, room: nil) == [.join(name: "amy", room: "party1")])
+
+        var wrong = SyncplayServerCore(passwordDigest: Self.digest)
+        #expect(wrong.receive(Self.hello(password: "0123"), now: 0, room: nil)
+            == [.send(.error("Wrong password supplied")), .close("Wrong password supplied")])
+        var missing = SyncplayServerCore(passwordDigest: Self.digest)
+        #expect(missing.receive(Self.hello(password: nil), now: 0, room: nil).first == .send(.error("Password required")))
+        var early = SyncplayServerCore(passwordDigest: nil)
+        #expect(early.receive(.chat(SyncplayChat(message: "hi")), now: 0, room: nil).first == .send(.error("Please login first")))
+    }
+
+    @Test func theWelcomeIsAHelloAndAForcedStateHeldUntilAcknowledged() {
+        var core = SyncplayServerCore(passwordDigest: nil)
+        _ = core.receive(Self.hello(), now: 0, room: nil)
+        let welcome = core.welcome(name: "amy (Syncplay)", room: "party1", now: 5, state: Self.room)
+        #expect(Array(welcome.prefix(2)) == [.send(.set([.playlistChange(user: nil, files: [])])),
+                                             .send(.set([.playlistIndex(user: nil, index: nil)]))])
+        guard case .send(.hello(let hello)) = welcome[safe: 2] else { Issue.record("no Hello"); return }
+        #expect(hello.username == "amy (Syncplay)")
+        #expect(hello.version == "1.2.255")
+        let forced = Self.states(welcome).first
+        #expect(forced?.playstate == .init(position: 12, paused: true, doSeek: true, setBy: "host"))
+        #expect(forced?.ignoringOnTheFly == .init(server: 1))
+        // No regular state until the client acknowledges the forced one.
+        #expect(core.tick(now: 7, room: Self.room).isEmpty)
+        _ = core.receive(.state(SyncplayState(ping: .init(latencyCalculation: 5, clientLatencyCalculation: 100, clientRtt: 0),
+                                              ignoringOnTheFly: .init(server: 1))), now: 7.5, room: Self.room)
+        let regular = Self.states(core.tick(now: 8, room: Self.room)).first
+        #expect(regular?.ignoringOnTheFly == nil)
+        #expect(regular?.ping?.latencyCalculation == 8)
+        // Our stamp came back after 2.5 s; the client's is echoed plus the time we held it.
+        #expect(core.ping.rtt == 2.5)
+        #expect(regular?.ping?.clientLatencyCalculation == 100.5)
+        #expect(core.tick(now: 8.5, room: Self.room).isEmpty)
+    }
+
+    @Test func aClientsPauseResumeAndSeekBecomeRequests() {
+        var core = Self.joined()
+        _ = core.receive(.state(SyncplayState(ignoringOnTheFly: .init(server: 1))), now: 1, room: Self.room)
+        let resume = core.receive(.state(SyncplayState(playstate: .init(position: 12, paused: false),
+                                                       ignoringOnTheFly: .init(client: 1))), now: 2, room: Self.room)
+        #expect(resume == [.request(.play(at: 12))])
+        let seek = core.receive(.state(SyncplayState(playstate: .init(position: 40, paused: true, doSeek: true))), now: 3, room: Self.room)
+        #expect(seek == [.request(.seek(to: 40))])
+        #expect(core.receive(.state(SyncplayState(playstate: .init(position: 12, paused: true))), now: 4, room: Self.room).isEmpty)
+
+        // Refused: a forced state carries the party's state and echoes the client's counter.
+        let forced = Self.states(core.force(Self.room, doSeek: true, now: 5)).first
+        #expect(forced?.ignoringOnTheFly == .init(server: 1, client: 1))
+        // Until the client acknowledges it, what it reports is stale.
+        #expect(core.receive(.state(SyncplayState(playstate: .init(position: 40, paused: false))), now: 5.1, room: Self.room).isEmpty)
+    }
+
+    @Test func chatListReadinessFileAndSilence() {
+        var core = Self.joined()
+        #expect(core.receive(.chat(SyncplayChat(message: "hi")), now: 1, room: Self.room) == [.chat("hi")])
+        #expect(core.receive(.list(nil), now: 1, room: Self.room) == [.listRequested])
+        let file = SyncplayFile(name: "party.mp4", duration: 60, size: .bytes(1))
+        #expect(core.receive(.set([.ready(username: nil, isReady: true, manuallyInitiated: false), .file(file)]), now: 1, room: Self.room)
+            == [.setReady(true), .file(file)])
+        #expect(core.receive(.set([.playlistChange(user: nil, files: ["party.mp4"]), .playlistIndex(user: nil, index: 0)]), now: 1, room: Self.room)
+            == [.send(.set([.playlistChange(user: "amy (Syncplay)", files: ["party.mp4"])])),
+                .send(.set([.playlistIndex(user: "amy (Syncplay)", index: 0)]))])
+        #expect(core.tick(now: 1 + SyncplayServerCore.protocolTimeout + 0.1, room: Self.room).last
+            == .close("no state from the client for \(SyncplayServerCore.protocolTimeout) s"))
+    }
+
+    /// Our client core and our server core, through the codec: the client joins, follows the
+    /// room, and its pause reaches the server as a request.
+    @Test func ourClientJoinsOurServer() throws {
+        var client = SyncplayClientCore(configuration: .init(name: "tandem", room: "party1", password: "party-key", useTLS: true))
+        var server = SyncplayServerCore(passwordDigest: Self.digest)
+        var now = 0.0
+        var room = SyncplayServerCore.Room(position: 30, paused: false, setBy: "host")
+        var requests: [SyncplayServerCore.Request] = []
+        var toServer = client.connected(now: now)
+        for _ in 0..<8 {
+            var toClient: [SyncplayServerCore.Action] = []
+            for case .send(let message) in toServer {
+                for decoded in try SyncplayCodec.decode(SyncplayCodec.encode(message)) {
+                    for action in server.receive(decoded, now: now, room: room) {
+                        switch action {
+                        case .join(let name, let roomName): toClient += server.welcome(name: name, room: roomName, now: now, state: room)
+                        case .request(let request): requests.append(request)
+                        default: toClient.append(action)
+                        }
+                    }
+                }
+            }
+            now += 1
+            room.position += 1
+            toClient += server.tick(now: now, room: room)
+            toServer = []
+            for case .send(let message) in toClient {
+                for decoded in try SyncplayCodec.decode(SyncplayCodec.encode(message)) {
+                    toServer += client.receive(decoded, now: now, player: nil)
+                }
+            }
+        }
+        #expect(client.phase == .inRoom)
+        #expect(client.me == "tandem")
+        #expect(client.room.map { !$0.paused } == true)
+        #expect(requests.isEmpty)
+        toServer = client.userSetPaused(true, now: now, player: .init(position: room.position))
+        for case .send(let message) in toServer {
+            for decoded in try SyncplayCodec.decode(SyncplayCodec.encode(message)) {
+                for case .request(let request) in server.receive(decoded, now: now, room: room) { requests.append(request) }
+            }
+        }
+        #expect(requests == [.pause(at: room.position)])
+    }
+}

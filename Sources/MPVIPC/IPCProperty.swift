@@ -11,10 +11,11 @@ public enum IPCProperty: String, Sendable, Hashable, CaseIterable {
     case speed
     /// Duration of the current file in seconds (`Double`); read-only, may be unavailable.
     case duration
-    /// Tandem's own, read-only: `time-pos` together with the instant it holds for, on the machine's
-    /// monotonic clock (`CLOCK_MONOTONIC`, seconds): `{"time-pos": 12.5, "at": 80412.003117}`. A
-    /// tool on the same machine can carry several players' positions to one instant exactly,
-    /// whatever the delay before and after the reply (``IPCValue/sample(position:at:)``).
+    /// Tandem's own, read-only: `time-pos` and `pause` together with the instant they hold for, on the
+    /// machine's monotonic clock (`CLOCK_MONOTONIC`, seconds):
+    /// `{"time-pos": 12.5, "pause": false, "at": 80412.003117}`. A tool on the same machine can carry
+    /// several players' positions to one instant exactly, whatever the delay before and after the
+    /// reply (``IPCValue/sample(position:paused:at:)``).
     case timeSample = "tandem-time-sample"
     /// Whether playback waits for its stream to refill (`Bool`, mpv's `paused-for-cache`); read-only.
     case pausedForCache = "paused-for-cache"

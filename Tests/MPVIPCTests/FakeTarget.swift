@@ -29,7 +29,7 @@ actor FakeTarget: IPCTarget {
         case .pause: .bool(paused)
         case .speed: .double(speed)
         case .duration: duration.map(IPCValue.double)
-        case .timeSample: timePos.map { IPCValue.sample(position: $0, at: 42) }
+        case .timeSample: timePos.map { IPCValue.sample(position: $0, paused: paused, at: 42) }
         case .pausedForCache: .bool(false)
         }
     }

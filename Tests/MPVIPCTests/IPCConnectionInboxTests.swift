@@ -11,7 +11,7 @@ private func drain(_ inbox: inout IPCConnectionInbox) -> [String] {
             let value = switch change.value {
             case .bool(let flag)?: "\(flag)"
             case .double(let number)?: "\(number)"
-            case .sample(let position, let at)?: "\(position)@\(at)"
+            case .sample(let position, let paused, let at)?: "\(position)\(paused ? "p" : "")@\(at)"
             case nil: "nil"
             }
             taken.append("\(change.property.rawValue)=\(value)")

@@ -30,9 +30,9 @@ struct IPCRequestHandlerTests {
     }
 
     @Test func timeSampleCarriesThePositionWithItsInstantAndIsReadOnly() async {
-        let target = FakeTarget(timePos: 12.5)
+        let target = FakeTarget(timePos: 12.5, paused: true)
         #expect(await reply(#"{"command":["get_property","tandem-time-sample"],"request_id":1}"#, target: target)
-            == ["data": ["time-pos": 12.5, "at": 42.0], "error": "success", "request_id": 1])
+            == ["data": ["time-pos": 12.5, "pause": true, "at": 42.0], "error": "success", "request_id": 1])
         #expect(await reply(#"{"command":["set_property","tandem-time-sample",3],"request_id":2}"#, target: target)
             == ["error": "error accessing property", "request_id": 2])
     }

@@ -64,9 +64,9 @@ extension BenchCommand {
 
         /// A member's position with its own instant, and whether it plays; nil before it has a player.
         static func sample(_ probe: IPCProbe) throws -> (position: Double, at: Double, paused: Bool)? {
-            guard let paused = try probe.request(["get_property", "pause"]).data?.boolValue,
-                  case .object(let fields)? = try probe.request(["get_property", "tandem-time-sample"]).data,
-                  let position = fields["time-pos"]?.doubleValue, let at = fields["at"]?.doubleValue else { return nil }
+            guard case .object(let fields)? = try probe.request(["get_property", "tandem-time-sample"]).data,
+                  let position = fields["time-pos"]?.doubleValue, let paused = fields["pause"]?.boolValue,
+                  let at = fields["at"]?.doubleValue else { return nil }
             return (position, at, paused)
         }
     }

@@ -73,24 +73,24 @@ extension BenchCommand {
             try report(phases, classifier: classifier, halfRTT: halfRTT, placement: placement)
         }
 
-        /// One member's `pause` and position, with the instant the position holds for: the member's
-        /// own (`tandem-time-sample`, read on the same monotonic clock, exact whatever the delays
-        /// before and after its reply), or for a player without it (mpv, an older Tandem) the
-        /// middle of the `time-pos` round trip, off by up to half of it. `placement` gets, for
+        /// One member's position and pause, with the instant they hold for: the member's own
+        /// (`tandem-time-sample`, one reading on the same monotonic clock, exact whatever the delays
+        /// before and after its reply), or for a player without it (mpv, an older Tandem) `pause`,
+        /// then `time-pos` placed at the middle of its round trip, off by up to half of it. `placement` gets, for
         /// each sample, how far that middle is from the member's own instant: the error the
         /// round-trip method would have made. Nil when the member has no position yet.
         static func read(_ probe: IPCProbe, halfRTT: inout [Double], placement: inout [Double]) throws -> SkewPhaseClassifier.Reading? {
-            guard let paused = try probe.request(["get_property", "pause"]).data?.boolValue else { return nil }
-            let sample = try probe.request(["get_property", "tandem-time-sample"])
             func middle(_ reply: (data: JSONValue?, sent: Double, received: Double)) -> Double {
                 halfRTT.append((reply.received - reply.sent) / 2)
                 return (reply.sent + reply.received) / 2
             }
+            let sample = try probe.request(["get_property", "tandem-time-sample"])
             if case .object(let fields)? = sample.data, let position = fields["time-pos"]?.doubleValue,
-               let at = fields["at"]?.doubleValue {
+               let paused = fields["pause"]?.boolValue, let at = fields["at"]?.doubleValue {
                 placement.append(abs(middle(sample) - at))
                 return SkewPhaseClassifier.Reading(position: position, instant: at, paused: paused)
             }
+            guard let paused = try probe.request(["get_property", "pause"]).data?.boolValue else { return nil }
             let reply = try probe.request(["get_property", "time-pos"])
             guard let position = reply.data?.doubleValue else { return nil }
             return SkewPhaseClassifier.Reading(position: position, instant: middle(reply), paused: paused)

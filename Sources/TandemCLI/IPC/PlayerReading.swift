@@ -44,8 +44,8 @@ struct PlayerReading: Sendable, Equatable {
         return clock.isPaused(at: now)
     }
 
-    /// The position at ``now``, with ``now`` itself: `tandem-time-sample`.
-    var sample: IPCValue { .sample(position: clock.position(at: now), at: now) }
+    /// The position and pause at ``now``, with ``now`` itself: `tandem-time-sample`.
+    var sample: IPCValue { .sample(position: clock.position(at: now), paused: isPaused, at: now) }
 
     /// Seconds from ``now`` until a pending clock segment takes over (a scheduled pause, resume or
     /// rate change), when one is pending: the instant ``isPaused`` may change without any request.

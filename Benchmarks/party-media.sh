@@ -24,7 +24,7 @@ scripts/install-deps.sh nginx >&2
 if [ -z "${TANDEM:-}" ]; then swift build -c release --product tandem >&2; fi
 tandem=${TANDEM:-$(swift build -c release --show-bin-path)/tandem}   # TANDEM=path: another build
 work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill $(jobs -p) $(cat "$work/nginx/nginx.pid" 2>/dev/null) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
 mkdir -p "$work/empty"
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 
@@ -121,17 +121,23 @@ if [[ " $steps " == *" 3 "* ]]; then
 fi
 
 if [[ " $steps " == *" 4 "* ]]; then
-    echo "## 4. $DOWNLOADS parallel whole-file downloads: a self-serving host against nginx"
+    echo "## 4. $DOWNLOADS parallel whole-file downloads: a self-serving host against nginx (plain, then TLS)"
     Benchmarks/make-media.sh > /dev/null
     file=bench-out/1080p-h264.mp4
     cp "$file" "$work/media.mp4"
-    # nginx on the same file, plain and TLS (the host's own certificate and key when it has them).
-    host "$work/media.mp4" dl 600
-    hostaddr=$(sed -E 's#^tandem[a-z+]*://([^/]+)/.*#\1#' <<< "$link")
-    party=dl
-    key=$(sed -E 's#.*[?&]key=([^&]+).*#\1#' <<< "$link")
-    token=$(printf 'tandem-media:%s' "$party" | openssl dgst -sha256 -hmac "$key" -r | cut -d' ' -f1)
-    scheme=https; [[ "$link" == tandem+insecure* ]] && scheme=http
+    chmod 755 "$work"; chmod 644 "$work/media.mp4"   # nginx's workers are not root
+    state="$work/state"   # the host's certificate is made here; nginx serves TLS with the same one
+    # The same party twice: --insecure (sendfile), then TLS (its own certificate, kept in $state).
+    "$tandem" host "$work/media.mp4" --listen 127.0.0.1:0 --headless --party dl --key dlkey --name host --insecure \
+        --duration 600 > "$work/dl-plain.out" 2> "$work/dl-plain.err" &
+    plainpid=$!
+    "$tandem" host "$work/media.mp4" --listen 127.0.0.1:0 --headless --party dl --key dlkey --name host --state-dir "$state" \
+        --duration 600 > "$work/dl-tls.out" 2> "$work/dl-tls.err" &
+    tlspid=$!
+    wait_for "$work/dl-plain.out" "^tandem"; wait_for "$work/dl-tls.out" "^tandem"
+    plainaddr=$(sed -nE 's#^tandem[a-z+]*://([^/]+)/.*#\1#p' "$work/dl-plain.out" | head -1)
+    tlsaddr=$(sed -nE 's#^tandem[a-z+]*://([^/]+)/.*#\1#p' "$work/dl-tls.out" | head -1)
+    token=$(printf 'tandem-media:dl' | openssl dgst -sha256 -hmac dlkey -r | cut -d' ' -f1)
     mkdir -p "$work/nginx/logs"
     cat > "$work/nginx/nginx.conf" <<EOF
 worker_processes 2;
@@ -143,25 +149,33 @@ http {
     client_body_temp_path $work/nginx; proxy_temp_path $work/nginx; fastcgi_temp_path $work/nginx;
     uwsgi_temp_path $work/nginx; scgi_temp_path $work/nginx;
     server { listen 127.0.0.1:18080; root $work; }
-    $( [ -f "$work/nginx/cert.pem" ] && echo "server { listen 127.0.0.1:18443 ssl; ssl_certificate $work/nginx/cert.pem; ssl_certificate_key $work/nginx/key.pem; root $work; }" )
+    server { listen 127.0.0.1:18443 ssl; ssl_certificate $state/server-cert.pem; ssl_certificate_key $state/server-key.pem; root $work; }
 }
 EOF
     nginx -c "$work/nginx/nginx.conf" -p "$work/nginx"
-    fetch_all() {  # URL [HEADER]: $DOWNLOADS downloads at once; prints the wall seconds
-        local start end pids=()
+    fetch_all() {  # URL [HEADER]: $DOWNLOADS downloads at once, each checked whole; prints the wall seconds
+        local start end pids=() i
         start=$(date +%s.%N)
-        for _ in $(seq "$DOWNLOADS"); do curl -sfk -o /dev/null ${2:+-H "$2"} "$1" & pids+=($!); done
+        for i in $(seq "$DOWNLOADS"); do curl -sfk -o "$work/dl.$i" ${2:+-H "$2"} "$1" & pids+=($!); done
         for pid in "${pids[@]}"; do wait "$pid" || { echo "a download of $1 failed" >&2; exit 1; }; done
         end=$(date +%s.%N)
+        for i in $(seq "$DOWNLOADS"); do cmp -s "$work/dl.$i" "$file" || { echo "$1: bytes differ" >&2; exit 1; }; done
+        rm -f "$work"/dl.*
         awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f\n", b - a }'
     }
-    : > "$work/dl-tandem"; : > "$work/dl-nginx"
+    : > "$work/t-plain"; : > "$work/n-plain"; : > "$work/t-tls"; : > "$work/n-tls"
     for run in $(seq "$DOWNLOAD_RUNS"); do
-        fetch_all "$scheme://$hostaddr/party/$party/media/0" "Authorization: Bearer $token" >> "$work/dl-tandem"
-        fetch_all "http://127.0.0.1:18080/media.mp4" >> "$work/dl-nginx"
+        fetch_all "http://$plainaddr/party/dl/media/0" "Authorization: Bearer $token" >> "$work/t-plain"
+        fetch_all "http://127.0.0.1:18080/media.mp4" >> "$work/n-plain"
+        fetch_all "https://$tlsaddr/party/dl/media/0" "Authorization: Bearer $token" >> "$work/t-tls"
+        fetch_all "https://127.0.0.1:18443/media.mp4" >> "$work/n-tls"
     done
-    t=$(median < "$work/dl-tandem"); n=$(median < "$work/dl-nginx")
-    echo "| $DOWNLOADS × $(stat -c %s "$file") bytes | tandem ($scheme) $t s | nginx (http) $n s | ratio $(awk -v t="$t" -v n="$n" 'BEGIN { printf "%.2f", t / n }') | goal ≤ 1.2 |"
+    echo "| $DOWNLOADS × $(stat -c %s "$file") bytes, median of $DOWNLOAD_RUNS | tandem | nginx | ratio (goal ≤ 1.2) |"
+    echo "|---|---|---|---|"
+    for mode in plain tls; do
+        t=$(median < "$work/t-$mode"); n=$(median < "$work/n-$mode")
+        echo "| $mode | $t s | $n s | $(awk -v t="$t" -v n="$n" 'BEGIN { printf "%.2f", t / n }') |"
+    done
     nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" -s stop
-    kill -TERM "$hostpid" 2>/dev/null || true; wait "$hostpid" 2>/dev/null || true
+    kill -TERM "$plainpid" "$tlspid" 2>/dev/null || true; wait "$plainpid" "$tlspid" 2>/dev/null || true
 fi

@@ -7,8 +7,9 @@
 #   3. skew of a streaming guest against a local-copy guest in one party over 50 ± 20 ms
 #      (goal: p99 within 0.5 ms of each other);
 #   4. 16 parallel whole-file downloads from a self-serving host against Debian's nginx serving the
-#      same file, each with and without TLS (wall-time ratio of medians, goal ≤ 1.2).
-# Usage: Benchmarks/party-media.sh [1|2|3|4]...   (all four without arguments)
+#      same file, each with and without TLS (wall-time ratio of medians, goal ≤ 1.2);
+#   5. (issue #11) join → first synced frame with TLS against --insecure, over 50 ± 20 ms, local copies.
+# Usage: Benchmarks/party-media.sh [1|2|3|4|5]...   (all five without arguments)
 # Run it with nothing else on the machine: every figure is a ratio within this run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +19,7 @@ JOIN_RUNS=${JOIN_RUNS:-5}     # joins of each kind in 1, alternated
 GUEST_COUNTS=${GUEST_COUNTS:-"1 4 16"}
 DOWNLOADS=16                  # parallel downloads in 4
 DOWNLOAD_RUNS=${DOWNLOAD_RUNS:-5}
-steps=${*:-1 2 3 4}
+steps=${*:-1 2 3 4 5}
 
 scripts/install-deps.sh nginx >&2
 if [ -z "${TANDEM:-}" ]; then swift build -c release --product tandem >&2; fi
@@ -178,4 +179,37 @@ EOF
     done
     nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" -s stop
     kill -TERM "$plainpid" "$tlspid" 2>/dev/null || true; wait "$plainpid" "$tlspid" 2>/dev/null || true
+fi
+
+if [[ " $steps " == *" 5 "* ]]; then
+    echo "## 5. join → first synced frame over ${LATENCY_MS} ± ${JITTER_MS} ms: TLS against --insecure (local copies)"
+    declare -A joinlink
+    for mode in tls plain; do
+        flags=(); [ "$mode" = plain ] && flags=(--insecure)
+        host assets/party.mp4 "tls-$mode" 400 "${flags[@]}"
+        eval "hostpid_$mode=$hostpid"
+        proxy "$(sed -E 's#^tandem[a-z+]*://([^/]+)/.*#\1#' <<< "$link")" "$LATENCY_MS" "$JITTER_MS" "tls-$mode-link"
+        joinlink[$mode]=$(relink "$link" "$proxied")
+    done
+    sleep 2  # both hosts are playing before the first guest joins
+    : > "$work/tls-tls"; : > "$work/tls-plain"
+    for run in $(seq "$JOIN_RUNS"); do
+        for mode in tls plain; do
+            flags=(); [ "$mode" = plain ] && flags=(--insecure)
+            sock="$work/tls-$mode-$run.sock"
+            "$tandem" bench first-sync --ipc "$work/tls-$mode-host.sock" --ipc "$sock" --json > "$work/first.json" &
+            bench=$!
+            "$tandem" join "${joinlink[$mode]}" --headless --name "$mode$run" --media assets --ipc "$sock" --duration 60 \
+                "${flags[@]}" 2> "$work/tls-$mode-$run.err" &
+            guest=$!
+            wait "$bench"
+            seconds=$(sed -n 's/.*"seconds":\([^,}]*\).*/\1/p' "$work/first.json")
+            echo "$seconds" >> "$work/tls-$mode"
+            echo "run $run $mode: ${seconds} s"
+            kill -TERM "$guest"; wait "$guest" 2>/dev/null || true
+        done
+    done
+    t=$(median < "$work/tls-tls"); p=$(median < "$work/tls-plain")
+    echo "| join → first synced frame | TLS $t s | --insecure $p s | ratio $(awk -v t="$t" -v p="$p" 'BEGIN { printf "%.2f", t / p }') |"
+    kill -TERM "$hostpid_tls" "$hostpid_plain" 2>/dev/null || true; wait "$hostpid_tls" "$hostpid_plain" 2>/dev/null || true
 fi

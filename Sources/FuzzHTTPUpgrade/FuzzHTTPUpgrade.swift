@@ -46,10 +46,10 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let channel = EmbeddedChannel()
     let logger = Logger(label: "fuzz") { _ in SwiftLogNoOpLogHandler() }
     do {
-        try ServerPipelineForFuzzing.install(
+        try ServerPipeline.install(
             on: channel, path: "/party", limits: WebSocketLimits(maxMessageBytes: 64 * 1024),
-            responder: withResponder ? EchoResponder() : nil, logger: logger,
-            onConnection: { connection in connection.send("welcome") })
+            responder: withResponder ? EchoResponder() : nil, tls: nil, logger: logger,
+            upgraded: { connection in connection.send("welcome") })
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).wait()
         var rest = bytes.dropFirst()
         while !rest.isEmpty, channel.isActive {

@@ -216,74 +216,25 @@ public final class WebSocketServer: Sendable {
 
         var logger = self.logger
         logger[metadataKey: "ws.peer"] = "\(WebSocketConnection.describe(channel.remoteAddress))"
-        let path = self.path
-        let limits = self.limits
-        let upgrader = NIOWebSocketServerUpgrader(
-            maxFrameSize: limits.maxFrameSize,
-            automaticErrorHandling: false,
-            shouldUpgrade: { channel, head in
-                channel.eventLoop.makeSucceededFuture(
-                    HTTPGateHandler.matches(uri: head.uri, base: path) ? HTTPHeaders() : nil
-                )
-            },
-            upgradePipelineHandler: { [weak self, logger = self.logger] channel, head in
-                channel.eventLoop.makeCompletedFuture {
-                    let connection: WebSocketConnection
-                    do {
-                        connection = try WebSocketConnection.install(
-                            on: channel,
-                            isClient: false,
-                            requestPath: HTTPGateHandler.pathOnly(head.uri),
-                            limits: limits,
-                            state: state,
-                            logger: logger
-                        )
-                    } catch {
-                        state.record("WebSocket setup failed: \(error)")
-                        state.close(channel)
-                        throw error
-                    }
-                    let registered = self?.registry.withLock { registry in
-                        guard case .running = registry.phase, registry.children[id] != nil else { return false }
-                        registry.children[id]?.connection = connection
-                        return true
-                    } ?? false
-                    guard registered else {
-                        // The server is stopping or gone: this socket is already being closed.
-                        state.record("server stopping")
-                        state.close(channel)
-                        return
-                    }
-                    if channel.isActive {
-                        onConnection(connection)
-                    }
-                }
+        try ServerPipeline.install(
+            on: channel, path: self.path, limits: self.limits, responder: self.httpResponder, tls: self.tls,
+            state: state, logger: logger
+        ) { [weak self] connection in
+            let registered = self?.registry.withLock { registry in
+                guard case .running = registry.phase, registry.children[id] != nil else { return false }
+                registry.children[id]?.connection = connection
+                return true
+            } ?? false
+            guard registered else {
+                // The server is stopping or gone: this socket is already being closed.
+                state.record("server stopping")
+                state.close(channel)
+                return
             }
-        )
-        let sync = channel.pipeline.syncOperations
-        if let tls = self.tls {
-            try sync.addHandler(NIOSSLServerHandler(context: tls))
-            // TLS encrypts bytes in memory: a responder's sendfile bodies are read into buffers first.
-            try sync.addHandler(FileRegionReader(), name: FileRegionReader.name)
+            if channel.isActive {
+                onConnection(connection)
+            }
         }
-        try sync.configureHTTPServerPipeline(
-            withServerUpgrade: (
-                upgraders: [upgrader],
-                completionHandler: { context in
-                    context.pipeline.syncOperations.removeHandler(name: HTTPGateHandler.name, promise: nil)
-                }
-            )
-        )
-        try sync.addHandler(
-            HTTPGateHandler(
-                path: path,
-                responder: self.httpResponder,
-                handshakeTimeout: limits.handshakeTimeout,
-                state: state,
-                logger: logger
-            ),
-            name: HTTPGateHandler.name
-        )
     }
 
     private var address: String {

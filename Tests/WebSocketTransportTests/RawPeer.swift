@@ -63,6 +63,19 @@ struct RawPeer {
         return self.pending
     }
 
+    /// Everything until the server drops the connection, by a FIN or a reset: a server that closes
+    /// while its peer's bytes are still unread in the kernel's buffer resets the connection, and
+    /// for a dropped peer either way is the same answer.
+    mutating func readUntilDropped() async throws -> [UInt8] {
+        do {
+            while try await self.fill() {}
+        } catch let error as IOError where error.errnoCode == ECONNRESET {
+            // Dropped with a reset: what came before it is the answer.
+        }
+        defer { self.pending = [] }
+        return self.pending
+    }
+
     /// The HTTP response head (through the blank line), or nil at EOF.
     mutating func readHTTPHead() async throws -> String? {
         let terminator: [UInt8] = Array("\r\n\r\n".utf8)

@@ -138,7 +138,7 @@ struct WebSocketMisbehaviourTests {
         let silence = try await within {
             try await RawPeer.with(port: harness.port) { peer in
                 try await peer.send("GET / HTTP/1.1\r\nHost: x\r\n")
-                return try await peer.readToEOF()
+                return try await peer.readUntilDropped()
             }
         }
         #expect(silence.isEmpty)

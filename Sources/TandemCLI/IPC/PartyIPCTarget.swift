@@ -13,14 +13,8 @@ struct PartyIPCTarget: IPCTarget {
 
     func property(_ property: IPCProperty) async -> IPCValue? {
         let player = await member.currentPlayer
-        switch property {
-        case .timePos: return player.map { .double($0.position) }
-        case .pause: return .bool(player.map { PlayerReading($0).isPaused } ?? true)
-        case .speed: return player.map { .double($0.rate) }
-        case .duration: return player?.duration.map { .double($0) }
-        case .timeSample: return player.map { PlayerReading($0).sample }
-        case .pausedForCache: return .bool(await Self.isBuffering(member))
-        }
+        let buffering = property == .pausedForCache ? await Self.isBuffering(member) : false
+        return PlayerReading.value(of: property, player: player, buffering: buffering)
     }
 
     /// Whether this member's stream ran dry and it waits for it to refill: its own presence, as

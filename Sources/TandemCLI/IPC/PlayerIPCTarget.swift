@@ -8,14 +8,7 @@ struct PlayerIPCTarget: IPCTarget {
     let onQuit: @Sendable () -> Void
 
     func property(_ property: IPCProperty) async -> IPCValue? {
-        switch property {
-        case .timePos: .double(player.position)
-        case .pause: .bool(PlayerReading(player).isPaused)
-        case .speed: .double(player.rate)
-        case .duration: player.duration.map { .double($0) }
-        case .timeSample: PlayerReading(player).sample
-        case .pausedForCache: .bool(player.buffer.starved)
-        }
+        PlayerReading.value(of: property, player: player, buffering: player.buffer.starved)
     }
 
     func setPause(_ paused: Bool) async throws(IPCRefusal) {

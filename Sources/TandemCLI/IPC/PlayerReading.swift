@@ -44,6 +44,19 @@ struct PlayerReading: Sendable, Equatable {
         return clock.isPaused(at: now)
     }
 
+    /// The value of `property` for `player` (nil: no player yet, read as paused), the one answer
+    /// every IPC target gives; `buffering` is the target's own view of `paused-for-cache`.
+    static func value(of property: IPCProperty, player: Player?, buffering: Bool) -> IPCValue? {
+        switch property {
+        case .timePos: player.map { .double($0.position) }
+        case .pause: .bool(player.map { PlayerReading($0).isPaused } ?? true)
+        case .speed: player.map { .double($0.rate) }
+        case .duration: player?.duration.map { .double($0) }
+        case .timeSample: player.map { PlayerReading($0).sample }
+        case .pausedForCache: .bool(buffering)
+        }
+    }
+
     /// The position and pause at ``now``, with ``now`` itself: `tandem-time-sample`.
     var sample: IPCValue { .sample(position: clock.position(at: now), paused: isPaused, at: now) }
 

@@ -11,14 +11,7 @@ struct SyncplayIPCTarget: IPCTarget {
 
     func property(_ property: IPCProperty) async -> IPCValue? {
         let player = await session.currentPlayer
-        switch property {
-        case .timePos: return player.map { .double($0.position) }
-        case .pause: return .bool(player.map { PlayerReading($0).isPaused } ?? true)
-        case .speed: return player.map { .double($0.rate) }
-        case .duration: return player?.duration.map { .double($0) }
-        case .timeSample: return player.map { PlayerReading($0).sample }
-        case .pausedForCache: return .bool(player?.buffer.starved ?? false)
-        }
+        return PlayerReading.value(of: property, player: player, buffering: player?.buffer.starved ?? false)
     }
 
     func setPause(_ paused: Bool) async throws(IPCRefusal) { await session.setPaused(paused) }

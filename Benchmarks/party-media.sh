@@ -48,6 +48,23 @@ host() {
     link=$(grep -m1 '^tandem' "$work/$2-host.out")
 }
 
+# time_join OUT HOSTSOCK NAME LINK JOINFLAGS...: one guest joins; the seconds until it plays in step
+# with the host (`bench first-sync`) are appended to OUT and printed; the guest then leaves.
+time_join() {
+    local out=$1 hostsock=$2 name=$3 link=$4 sock="$work/$3.sock" bench guest seconds
+    shift 4
+    "$tandem" bench first-sync --ipc "$hostsock" --ipc "$sock" --json > "$work/first.json" &
+    bench=$!
+    (cd "$work/empty" && exec "$tandem" join "$link" --headless --name "$name" --ipc "$sock" --duration 60 "$@") \
+        2> "$work/$name.err" &
+    guest=$!
+    wait "$bench"
+    seconds=$(sed -n 's/.*"seconds":\([^,}]*\).*/\1/p' "$work/first.json")
+    echo "$seconds" >> "$out"
+    echo "$name: ${seconds} s"
+    kill -TERM "$guest"; wait "$guest" 2>/dev/null || true
+}
+
 if [[ " $steps " == *" 1 "* ]]; then
     echo "## 1. join → first synced frame over ${LATENCY_MS} ± ${JITTER_MS} ms: streaming against a local copy"
     host assets/party.mp4 join 400
@@ -58,18 +75,8 @@ if [[ " $steps " == *" 1 "* ]]; then
     : > "$work/join-local"; : > "$work/join-stream"
     for run in $(seq "$JOIN_RUNS"); do
         for kind in local stream; do
-            media=assets; [ "$kind" = stream ] && media="$work/empty"
-            sock="$work/join-$kind-$run.sock"
-            "$tandem" bench first-sync --ipc "$work/join-host.sock" --ipc "$sock" --json > "$work/first.json" &
-            bench=$!
-            (cd "$work/empty" && exec "$tandem" join "$guestlink" --headless --name "$kind$run" --media "$media" \
-                --ipc "$sock" --duration 60) 2> "$work/join-$kind-$run.err" &
-            guest=$!
-            wait "$bench"
-            seconds=$(sed -n 's/.*"seconds":\([^,}]*\).*/\1/p' "$work/first.json")
-            echo "$seconds" >> "$work/join-$kind"
-            echo "run $run $kind: ${seconds} s"
-            kill -TERM "$guest"; wait "$guest" 2>/dev/null || true
+            media="$PWD/assets"; [ "$kind" = stream ] && media=.
+            time_join "$work/join-$kind" "$work/join-host.sock" "join-$kind-$run" "$guestlink" --media "$media"
         done
     done
     l=$(median < "$work/join-local"); s=$(median < "$work/join-stream")
@@ -196,17 +203,8 @@ if [[ " $steps " == *" 5 "* ]]; then
     for run in $(seq "$JOIN_RUNS"); do
         for mode in tls plain; do
             flags=(); [ "$mode" = plain ] && flags=(--insecure)
-            sock="$work/tls-$mode-$run.sock"
-            "$tandem" bench first-sync --ipc "$work/tls-$mode-host.sock" --ipc "$sock" --json > "$work/first.json" &
-            bench=$!
-            "$tandem" join "${joinlink[$mode]}" --headless --name "$mode$run" --media assets --ipc "$sock" --duration 60 \
-                "${flags[@]}" 2> "$work/tls-$mode-$run.err" &
-            guest=$!
-            wait "$bench"
-            seconds=$(sed -n 's/.*"seconds":\([^,}]*\).*/\1/p' "$work/first.json")
-            echo "$seconds" >> "$work/tls-$mode"
-            echo "run $run $mode: ${seconds} s"
-            kill -TERM "$guest"; wait "$guest" 2>/dev/null || true
+            time_join "$work/tls-$mode" "$work/tls-$mode-host.sock" "tls-$mode-$run" "${joinlink[$mode]}" \
+                --media "$PWD/assets" "${flags[@]}"
         done
     done
     t=$(median < "$work/tls-tls"); p=$(median < "$work/tls-plain")

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 LATENCY_MS=50        # one-way delay added on the guest's party connection, each way
 JITTER_MS=20         # uniform ± around it, per chunk, never reordering
 SEED=${SEED:-1}      # the proxy's delay draws
-BURN=2               # busy loops: as many as this machine's 2 cores
+BURN=${BURN:-2}      # busy loops: as many as this machine's 2 cores
 TARGET_P95_MS=2      # the target for every playing phase
 PAUSED_EQUAL_MS=0.001  # "equal": 1 µs, below any frame or clock step, above float rounding
 SCRIPT="play@2,pause@10,play@12,seek:30@16,seek:5@24"  # seconds after the host joins
@@ -26,7 +26,8 @@ tandem=$(swift build -c release --show-bin-path)/tandem
 # comparison on the same load); the proxy, the busy loops and the sampler stay this build's.
 members_tandem=${MEMBERS:-$tandem}
 work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
+# KEEP=DIR keeps the members' --json status lines and stderr there (each member's own skew estimate, once a second).
+trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; [ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp "$work"/*.out "$work"/*.err "$KEEP"/; rm -rf "$work"' EXIT
 
 wait_for() { for _ in $(seq 400); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.05; done; echo "timed out waiting for $2 in $1" >&2; exit 1; }
 
@@ -48,11 +49,11 @@ echo "machine: $(nproc) cores; server $addr; guest's link through $proxied: $(ca
 burn=$!
 
 "$members_tandem" host assets/party.mp4 --server "$addr" --headless --party jitter --key jitter --name host \
-    --ipc "$work/host.sock" --duration "$HOST_SECONDS" --script "$SCRIPT" > "$work/host.out" 2> "$work/host.err" &
+    --ipc "$work/host.sock" --duration "$HOST_SECONDS" --script "$SCRIPT" --json > "$work/host.out" 2> "$work/host.err" &
 members=($!)
-wait_for "$work/host.err" "joined party"
+wait_for "$work/host.out" "joined party"
 "$members_tandem" join "tandem://$proxied/party/jitter?key=jitter&fp=$fp" --headless --name guest --media assets \
-    --ipc "$work/guest.sock" --duration "$((HOST_SECONDS - 1))" 2> "$work/guest.err" &
+    --ipc "$work/guest.sock" --duration "$((HOST_SECONDS - 1))" --json > "$work/guest.out" 2> "$work/guest.err" &
 members+=($!)
 echo "host script $SCRIPT; $BURN busy loops; sampling ${SAMPLE_SECONDS} s at 10 Hz"
 "$tandem" bench party --ipc "$work/host.sock" --ipc "$work/guest.sock" --duration "$SAMPLE_SECONDS" --interval 0.1 \

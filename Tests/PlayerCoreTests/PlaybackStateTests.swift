@@ -223,13 +223,26 @@ import Testing
     @Test func whatIsHeardAnchorsTheClockOnlyWhilePlaying() {
         let time = ManualTimeSource(0)
         var s = Self.prerolled(time)
-        s.audioHeard(serial: 0, position: 7, at: 1)
+        s.audioHeard(serial: 0, position: 7, at: 1, now: 1)
         #expect(s.clock.position(at: 1) == 0, "paused: what is heard is silence")
         _ = s.play(at: time.now())
-        s.audioHeard(serial: 0, position: 0.98, at: 1)
+        s.audioHeard(serial: 0, position: 0.98, at: 1, now: 1)
         #expect(s.clock.position(at: 1) == 0.98)
-        s.audioHeard(serial: 5, position: 3, at: 1)
+        s.audioHeard(serial: 5, position: 3, at: 1, now: 1)
         #expect(s.clock.position(at: 1) == 0.98, "another generation's sound")
+    }
+
+    /// A device's callback at `now` fills what is heard a buffer later: the clock runs through
+    /// that instant instead of holding until it (which made it move in buffer-sized steps).
+    @Test func soundHeardAfterTheDeviceLatencyKeepsTheClockRunning() {
+        let time = ManualTimeSource(0)
+        var s = Self.prerolled(time)
+        _ = s.play(at: 0)
+        let latency = 0.021
+        s.audioHeard(serial: 0, position: 1.0, at: 1 + latency, now: 1)
+        #expect(abs(s.clock.position(at: 1) - (1.0 - latency)) < 1e-12, "at the pull: a latency before what it fills")
+        #expect(abs(s.clock.position(at: 1.01) - (1.01 - latency)) < 1e-12, "between the pull and the sound: running")
+        #expect(abs(s.clock.position(at: 1 + latency) - 1.0) < 1e-12, "what is heard, when it is heard")
     }
 
     @Test func closingReleasesEveryPrerollWaiter() {

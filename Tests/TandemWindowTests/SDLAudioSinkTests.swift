@@ -84,7 +84,7 @@ extension SDLTests {
             let value: Float
             private let pulls = Atomic<Int>(0)
             init(_ value: Float) { self.value = value }
-            func pull(into buffer: UnsafeMutableRawBufferPointer, frames: Int) -> Int {
+            func pull(into buffer: UnsafeMutableRawBufferPointer, frames: Int, heardIn: Double) -> Int {
                 let samples = buffer.bindMemory(to: Float.self)
                 for i in samples.indices { samples[i] = value }
                 pulls.add(1, ordering: .relaxed)

@@ -174,10 +174,10 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
 
     // MARK: Pull side (the sink's thread)
 
-    func pull(into buffer: UnsafeMutableRawBufferPointer, frames count: Int) -> Int {
+    func pull(into buffer: UnsafeMutableRawBufferPointer, frames count: Int, heardIn: Double) -> Int {
         let rate = Double(format.sampleRate)
         let now = control.time.now()
-        let heardAt = now + latency()
+        let heardAt = now + latency() + heardIn
         let (serial, clock, prerolling) = control.settled(at: now) { ($0.serial, $0.clock, $0.prerolling) }
         var written = 0
         var anchored = false
@@ -209,7 +209,7 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
             if let firstMedia = take(into: buffer, from: &written, upTo: limit, serial: serial), !anchored {
                 // What is heard at that instant is the clock.
                 let heardHost = heardAt + Double(firstFrame) / rate
-                control.send { $0.audioHeard(serial: serial, position: firstMedia, at: heardHost) }
+                control.send { $0.audioHeard(serial: serial, position: firstMedia, at: heardHost, now: now) }
                 anchored = true
             }
             if written < limit {

@@ -88,6 +88,14 @@ struct PlaybackClock: Sendable {
     /// Jumps to `position` at `host`, keeping speed, paused state and pending switches.
     mutating func set(position: Double, at host: Double) { current.set(position: position, at: host) }
 
+    /// Jumps so that the clock reaches `position` at `host` while running at its speed from `now`
+    /// on, keeping paused state and pending switches: a `host` ahead is not held for.
+    mutating func set(position: Double, heardAt host: Double, now: Double) {
+        settle(at: now)
+        let back = max(0, host - now)
+        current.set(position: position - back * current.rate, at: host - back)
+    }
+
     mutating func setRate(_ rate: Double, at now: Double) {
         settle(at: now)
         speed.rate = rate

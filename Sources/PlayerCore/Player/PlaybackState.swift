@@ -249,10 +249,14 @@ struct PlaybackState: Sendable {
         stats.endPosition = max(stats.endPosition, end)
     }
 
-    /// The sample at media `position` of `serial` is heard at `hostTime`: that is the clock.
-    mutating func audioHeard(serial: Int, position: Double, at hostTime: Double) {
+    /// The sample at media `position` of `serial` will be heard at `hostTime` (a device's latency
+    /// after `now`, the pull): that is the clock, at that instant and before it. The clock is
+    /// anchored at `now`, where that sample's position is reached running backwards: anchored at
+    /// `hostTime` itself, the clock would hold still until then (a clock anchored ahead holds, as a
+    /// scheduled start must), so it moved in steps of a device buffer and read up to one ahead.
+    mutating func audioHeard(serial: Int, position: Double, at hostTime: Double, now: Double) {
         guard serial == self.serial, !prerolling, !clock.isPaused(at: hostTime) else { return }
-        master.set(position: position, at: hostTime)
+        master.set(position: position, heardAt: hostTime, now: now)
     }
 
     /// A problem was played through.

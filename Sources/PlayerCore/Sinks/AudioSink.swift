@@ -17,9 +17,18 @@ public protocol AudioSink: AnyObject, Sendable {
 /// What an audio sink pulls from. Both calls are safe on a real-time audio thread: `pull` never blocks.
 public protocol AudioSource: AnyObject, Sendable {
     /// Fills exactly `frames` frames: samples when playing, silence when paused, starved or
-    /// before a scheduled start. Returns `frames`.
-    func pull(into buffer: UnsafeMutableRawBufferPointer, frames: Int) -> Int
+    /// before a scheduled start. Returns `frames`. `heardIn`: seconds from this call until the
+    /// first of them is heard, on top of the sink's `latency` (a sink that keeps its own queue,
+    /// as ``PacedAudioOutput`` does, knows it exactly).
+    func pull(into buffer: UnsafeMutableRawBufferPointer, frames: Int, heardIn: Double) -> Int
     /// For sinks that run as fast as decoding (`--fast`): waits up to `timeout` seconds for decoded
     /// samples and returns how many frames it wrote (0 when none came).
     func pullAvailable(into buffer: UnsafeMutableRawBufferPointer, frames: Int, timeout: Double) -> Int
+}
+
+extension AudioSource {
+    /// Fills exactly `frames` frames that the device plays after its `latency` (an audio callback).
+    public func pull(into buffer: UnsafeMutableRawBufferPointer, frames: Int) -> Int {
+        pull(into: buffer, frames: frames, heardIn: 0)
+    }
 }

@@ -3,7 +3,8 @@ import Foundation
 import Synchronization
 
 /// Drives an ``AudioSource`` without a sound card: in real time it pulls what a device would
-/// have played since the start (so it never drifts from the host clock); in fast mode it pulls
+/// have played since the start (so it never drifts from the host clock), telling the source when
+/// that device heard it (``AudioPacer``); in fast mode it pulls
 /// whatever is decoded, as soon as it is. Hands each block to `consume`.
 final class PacedAudioOutput: Sendable {
     /// Pull period in real time: a sound device's typical callback size.
@@ -26,19 +27,17 @@ final class PacedAudioOutput: Sendable {
             let blockFrames = Int(Double(format.sampleRate) * Self.period)
             var block = [UInt8](repeating: 0, count: blockFrames * 4 * format.bytesPerFrame)
             let clock = MonotonicTimeSource()
-            let start = clock.now()
-            var delivered = 0
+            var pacer = AudioPacer(sampleRate: format.sampleRate, start: clock.now())
             while !stopped.load(ordering: .acquiring) {
                 let n: Int = block.withUnsafeMutableBytes { buf in
                     if realTime {
-                        let due = Int((clock.now() - start) * Double(format.sampleRate)) - delivered
-                        let frames = min(max(due, 0), buf.count / format.bytesPerFrame)
-                        return frames > 0 ? source.pull(into: buf, frames: frames) : 0
+                        let (frames, heardIn) = pacer.due(at: clock.now(), capacity: buf.count / format.bytesPerFrame)
+                        return frames > 0 ? source.pull(into: buf, frames: frames, heardIn: heardIn) : 0
                     }
                     return source.pullAvailable(into: buf, frames: buf.count / format.bytesPerFrame, timeout: Self.period)
                 }
                 if n > 0 {
-                    delivered += n
+                    pacer.deliver(n)
                     block.withUnsafeBytes { consume(UnsafeRawBufferPointer(rebasing: $0[0..<n * format.bytesPerFrame])) }
                 }
                 if realTime { Thread.sleep(forTimeInterval: Self.period) }

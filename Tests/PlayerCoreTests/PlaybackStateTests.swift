@@ -119,6 +119,22 @@ import Testing
         #expect(s.speed(forMedia: 2) == PlaybackSpeed(rate: 2, correction: 0.001))
     }
 
+    /// A switch that arrives while a seek prerolls (a party's new epoch): playback starts where the
+    /// switch's clock is, not at the seek's position on the switch's instant.
+    @Test func aClockSwitchDuringAPrerollStartsWhereTheSwitchsClockIs() {
+        let time = ManualTimeSource(0)
+        var s = Self.prerolled(time)
+        let serial = s.serial + 1
+        _ = s.scheduled(position: 10, at: 5, now: time.now())
+        _ = s.switchClock(to: MediaClock(position: 10.5, host: 5, rate: 1, paused: false), at: time.now())
+        time.advance(by: 1)
+        _ = s.streamPrerolled(.video, serial: serial, position: 10, at: time.now())
+        _ = s.streamPrerolled(.audio, serial: serial, at: time.now())
+        #expect(!s.prerolling)
+        #expect(abs(s.clock.position(at: 5) - 10.5) < 1e-12, "on the switch's clock at its instant")
+        #expect(abs(s.clock.position(at: 4.5) - 10) < 1e-12, "the preroll's picture when that clock reaches it")
+    }
+
     @Test func aSwitchWhoseInstantHasPassedAppliesAtOnce() {
         let time = ManualTimeSource(10)
         var s = Self.prerolled(time)

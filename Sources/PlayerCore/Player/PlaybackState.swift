@@ -35,8 +35,17 @@ struct PlaybackState: Sendable {
     private(set) var prerollPosition = 0.0
     private var videoPrerolled: Bool
     private var audioPrerolled: Bool
-    /// Host time at which playback of the preroll must start (nil: as soon as it is ready).
-    private var scheduledStart: Double?
+    /// When playback of the preroll starts once it is ready.
+    enum PrerollStart: Sendable, Equatable {
+        /// As soon as it is ready.
+        case atOnce
+        /// At this host time.
+        case at(Double)
+        /// When this running clock reaches the preroll's position (a clock switch during the
+        /// preroll): the picture lands where the switch's clock is, not where the seek's was.
+        case following(MediaClock)
+    }
+    private var scheduledStart = PrerollStart.atOnce
     private var pendingSteps = 0
     private var videoEnded = false
     private var audioEnded = false
@@ -94,7 +103,7 @@ struct PlaybackState: Sendable {
         audioPrerolled = !hasAudio
         (videoEnded, audioEnded, ended) = (false, false, false)
         pendingSteps = 0
-        scheduledStart = hostTime
+        scheduledStart = hostTime.map(PrerollStart.at) ?? .atOnce
         stats.endPosition = position
         master.pause(at: now)
         master.set(position: position, at: now)
@@ -134,7 +143,12 @@ struct PlaybackState: Sendable {
     private mutating func prerollDone(at now: Double) -> [PlaybackAction] {
         guard prerolling, videoPrerolled, audioPrerolled else { return [] }
         prerolling = false
-        master.restart(position: prerollPosition, host: wantsPlaying ? scheduledStart ?? now : now, paused: !wantsPlaying)
+        let start: Double = switch scheduledStart {
+        case .atOnce: now
+        case .at(let host): host
+        case .following(let clock): clock.hostTime(of: prerollPosition) ?? now
+        }
+        master.restart(position: prerollPosition, host: wantsPlaying ? start : now, paused: !wantsPlaying)
         return [.resumeWaiters(olderThan: serial + 1), .emit(.seekCompleted(position: prerollPosition))]
     }
 
@@ -168,7 +182,7 @@ struct PlaybackState: Sendable {
         settle(at: now)
         wantsPlaying = true
         if prerolling {
-            scheduledStart = hostTime
+            scheduledStart = .at(hostTime)
         } else {
             let position = master.isPaused ? clock.anchorPosition : clock.position(at: hostTime)
             master.restart(position: position, host: hostTime, paused: false)
@@ -178,7 +192,7 @@ struct PlaybackState: Sendable {
 
     mutating func pause(at now: Double) -> [PlaybackAction] {
         wantsPlaying = false
-        scheduledStart = nil
+        scheduledStart = .atOnce
         master.pause(at: now)
         return [.emit(.stateChanged(.paused))]
     }
@@ -203,12 +217,13 @@ struct PlaybackState: Sendable {
     /// at once, where it would be by now). During a preroll it sets how the preroll starts.
     mutating func switchClock(to target: MediaClock, at now: Double) -> [PlaybackAction] {
         wantsPlaying = !target.isPaused
-        scheduledStart = nil
+        scheduledStart = .atOnce
         let announce = PlaybackAction.emit(.stateChanged(target.isPaused ? .paused : .playing))
         if prerolling {
-            // The clock is held: the preroll starts it, at this rate, from here or at that instant.
+            // The clock is held: the preroll starts it at this rate, paused here, or playing when
+            // the target's clock reaches the preroll's position.
             master.setRate(target.rate, at: now)
-            if target.isPaused { prerollPosition = target.anchorPosition } else { scheduledStart = target.anchorHost }
+            if target.isPaused { prerollPosition = target.anchorPosition } else { scheduledStart = .following(target) }
         } else {
             master.switchTo(target, at: now)
         }

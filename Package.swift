@@ -18,6 +18,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.10.0"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // FFmpeg 5.1 (Debian 12) through pkg-config; shim.h wraps what Swift cannot import.
@@ -125,12 +128,28 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio"),
             ]
         ),
+        // `tandem serve` as a service: settings (config file, environment), the admin port and
+        // its metrics, the drain on SIGTERM.
+        .target(
+            name: "PartyService",
+            dependencies: [
+                "PartyNet",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "TandemCLI",
             dependencies: [
                 "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartyNet", "WebSocketTransport", "MPVIPC", "StoryKit", "TandemWindow",
-                "SyncplayKit", "SyncplayNet",
+                "SyncplayKit", "SyncplayNet", "PartyService",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -174,6 +193,11 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
+        ),
+        .testTarget(
+            name: "PartyServiceTests",
+            dependencies: ["PartyService", "PartyNet", "PartyKit", "WebSocketTransport",
+                           .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "MPVIPCTests", dependencies: ["MPVIPC", .product(name: "Logging", package: "swift-log")]),
         .testTarget(

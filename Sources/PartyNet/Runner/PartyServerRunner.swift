@@ -50,14 +50,21 @@ public actor PartyServerRunner {
 
     public func stop() async {
         ticker?.cancel()
-        for connection in connections.values {
-            connection.send(PartyProtocol.encode(.error(ErrorMessage(code: .serverShutdown, message: "the server is shutting down"))))
-        }
+        tellEveryone(shuttingDown: "the server is shutting down")
         await server.stop()
         connections.removeAll()
     }
 
+    /// Tells every member the server is going (`serverShutdown`: members keep their seats' tokens
+    /// and reconnect), without closing anything yet: a drain lets them leave first.
+    public func tellEveryone(shuttingDown message: String) {
+        let encoded = PartyProtocol.encode(.error(ErrorMessage(code: .serverShutdown, message: message)))
+        for connection in connections.values { connection.send(encoded) }
+    }
+
     public var partyCount: Int { core.partyCount }
+    /// Connected members (relay connections not counted).
+    public var memberCount: Int { connections.count }
 
     private func accept(_ connection: WebSocketConnection) async {
         if RelayProtocol.party(ofPath: connection.requestPath) != nil { return await acceptRelay(connection) }

@@ -2,19 +2,35 @@ import ArgumentParser
 import Foundation
 import Logging
 import PartyNet
+import PartyService
+import ServiceLifecycle
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run a party server (many parties at once) until interrupted."
+        abstract: "Run a party server (many parties at once) until interrupted.",
+        discussion: """
+            Settings come from these options, then TANDEM_* environment variables (TANDEM_LISTEN, \
+            TANDEM_ADMIN_LISTEN, TANDEM_LOG_LEVEL, TANDEM_CACHE_SIZE, …), then --config FILE (JSON: \
+            {"listen": "0.0.0.0:7777", "admin": {"listen": "127.0.0.1:9777"}, "log": {"level": "info"}}). \
+            SIGTERM drains: /healthz answers 503, members are told the server is restarting, and the \
+            server waits --drain-seconds for them to leave. See docs/service.md.
+            """
     )
 
-    @Option(help: "Address to listen on.") var listen = HostPort(host: "0.0.0.0", port: 7777)
-    @Option(help: "Stop after this many seconds (for scripts and tests).") var duration: Double?
+    @Option(help: ArgumentHelp("JSON config file (see the discussion below).", valueName: "file")) var config: String?
+    @Option(help: "Address to listen on (default 0.0.0.0:7777).") var listen: HostPort?
+    @Option(name: .customLong("admin-listen"), help: "Admin address for /healthz and /metrics (default: none).")
+    var adminListen: HostPort?
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default info).")
+    var logLevel: String?
+    @Option(help: "Stop after this many seconds (for scripts and tests), draining as for SIGTERM.") var duration: Double?
+    @Option(name: .customLong("drain-seconds"), help: "How long SIGTERM waits for members to leave (default 5).")
+    var drainSeconds: Double?
     @Option(name: .customLong("cache-dir"), help: "Folder for relayed media chunks (default $XDG_CACHE_HOME/tandem/relay).")
     var cacheDir: String?
-    @Option(name: .customLong("cache-size"), help: "Cap of the relay's disk cache in MB (0: memory only).")
-    var cacheSize = Int(RelayDiskCache.defaultCapacityBytes >> 20)
+    @Option(name: .customLong("cache-size"), help: "Cap of the relay's disk cache in MB (0: memory only; default 1024).")
+    var cacheSize: Int?
     @OptionGroup var security: SecurityOptions
     @OptionGroup var serving: ServingOptions
 
@@ -22,27 +38,75 @@ struct ServeCommand: AsyncParsableCommand {
         if security.insecure, serving.cert != nil { throw ValidationError("--insecure and --cert contradict each other") }
     }
 
+    /// The options given, by settings key: they win over the environment and the file.
+    private var givenOptions: [String: String] {
+        var o: [String: String] = [:]
+        o["listen"] = listen?.description
+        o["admin.listen"] = adminListen?.description
+        o["log.level"] = logLevel
+        o["drain.seconds"] = drainSeconds.map { "\($0)" }
+        o["cache.dir"] = cacheDir
+        o["cache.size"] = cacheSize.map { "\($0)" }
+        o["cert"] = serving.cert
+        o["cert.key"] = serving.certKey
+        o["state.dir"] = security.stateDir
+        if security.insecure { o["insecure"] = "true" }
+        return o
+    }
+
     func run() async throws {
-        var logger = Logger(label: "tandem.serve")
-        logger.logLevel = .info
-        guard cacheSize >= 0 else {
-            printError("--cache-size must be 0 or more MB, not \(cacheSize)")
+        let settings: ServiceSettings
+        do {
+            settings = try await ServiceSettings.resolve(options: givenOptions, environment: ProcessInfo.processInfo.environment,
+                                                         configFile: config)
+        } catch {
+            printError("\(error)")
             throw ExitCode.failure
         }
+        guard let listen = HostPort(argument: settings.listen) else {
+            printError("listen must be HOST:PORT, not \"\(settings.listen)\"")
+            throw ExitCode.failure
+        }
+        var admin: HostPort?
+        if let text = settings.adminListen {
+            guard let a = HostPort(argument: text) else {
+                printError("admin.listen must be HOST:PORT, not \"\(text)\"")
+                throw ExitCode.failure
+            }
+            admin = a
+        }
+        if (settings.cert == nil) != (settings.certKey == nil) {
+            printError("cert and cert.key go together")
+            throw ExitCode.failure
+        }
+        if settings.insecure, settings.cert != nil {
+            printError("insecure and cert contradict each other")
+            throw ExitCode.failure
+        }
+        var logger = Logger(label: "tandem.serve")
+        logger.logLevel = settings.logLevel
         var disk: RelayDiskCache?
-        if cacheSize > 0 {
-            let folder = cacheDir ?? RelayDiskCache.defaultDirectory()
+        if settings.cacheSizeMB > 0 {
+            let folder = settings.cacheDir ?? RelayDiskCache.defaultDirectory()
             do {
-                disk = try RelayDiskCache(directory: folder, capacityBytes: Int64(cacheSize) << 20)
+                disk = try RelayDiskCache(directory: folder, capacityBytes: Int64(settings.cacheSizeMB) << 20)
             } catch {
                 printError("cannot use the cache folder \(folder): \(error)")
                 throw ExitCode.failure
             }
         }
-        security.warnIfInsecure()
+        if settings.insecure {
+            printError("WARNING: --insecure: no TLS; the party key, chat and media cross the network unencrypted")
+        }
         var identity: ServerIdentity?
-        if !security.insecure {
-            do { identity = try serving.identity(security) } catch {
+        if !settings.insecure {
+            do {
+                if let cert = settings.cert, let key = settings.certKey {
+                    identity = try ServerIdentity.load(certificateFile: cert, keyFile: key)
+                } else {
+                    identity = try ServerIdentity.loadOrCreate(in: StateDirectory(path: settings.stateDir ?? StateDirectory.defaultPath()))
+                }
+            } catch {
                 printError("\(error)")
                 throw ExitCode.failure
             }
@@ -68,8 +132,25 @@ struct ServeCommand: AsyncParsableCommand {
             // Hosts pin this (`tandem host --server HOST:PORT --server-fp FP`), or trust it on first use.
             FileHandleOutput.standardOutput.write("fingerprint \(identity.fingerprint)\n")
         }
-        await waitForSignalOrTimeout(duration)
-        await server.stop()
+        let metrics = ServerMetrics()
+        var adminServer: AdminServer?
+        if let admin {
+            let a = AdminServer(metrics: metrics, logger: logger)
+            do {
+                let adminPort = try await a.start(host: admin.host, port: admin.port)
+                FileHandleOutput.standardOutput.write("admin listening on \(HostPort(host: admin.host, port: adminPort))\n")
+            } catch {
+                await server.stop()
+                printError("cannot listen on \(admin) (admin): \(error)")
+                throw ExitCode.failure
+            }
+            adminServer = a
+        }
+        let service = PartyServerService(server: server, admin: adminServer, metrics: metrics, drainSeconds: settings.drainSeconds,
+                                         duration: duration, logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
+                                                      gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
     }
 }
 

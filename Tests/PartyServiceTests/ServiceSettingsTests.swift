@@ -1,0 +1,81 @@
+import Foundation
+import Logging
+import Testing
+@testable import PartyService
+
+/// Options, then TANDEM_* variables, then the config file, then the defaults; wrong values are errors.
+struct ServiceSettingsTests {
+    static func file(_ json: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-serve-\(UUID().uuidString).json").path
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func optionsWinOverTheEnvironmentWhichWinsOverTheFile() async throws {
+        let path = try Self.file(#"{"listen": "0.0.0.0:1000", "admin": {"listen": "127.0.0.1:2000"}, "log": {"level": "debug"}, "cache": {"size": 7}, "drain.seconds": 2.5}"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let fromFile = try await ServiceSettings.resolve(options: [:], environment: [:], configFile: path)
+        #expect(fromFile.listen == "0.0.0.0:1000" && fromFile.adminListen == "127.0.0.1:2000")
+        #expect(fromFile.logLevel == .debug && fromFile.cacheSizeMB == 7 && fromFile.drainSeconds == 2.5)
+        let fromEnvironment = try await ServiceSettings.resolve(
+            options: [:], environment: ["TANDEM_LISTEN": "0.0.0.0:3000", "TANDEM_CACHE_SIZE": "9", "LISTEN": "0.0.0.0:9"], configFile: path)
+        #expect(fromEnvironment.listen == "0.0.0.0:3000", "TANDEM_ variables only")
+        #expect(fromEnvironment.cacheSizeMB == 9 && fromEnvironment.adminListen == "127.0.0.1:2000")
+        let fromOptions = try await ServiceSettings.resolve(
+            options: ["listen": "127.0.0.1:4000"], environment: ["TANDEM_LISTEN": "0.0.0.0:3000"], configFile: path)
+        #expect(fromOptions.listen == "127.0.0.1:4000")
+    }
+
+    @Test func defaultsWithoutAnything() async throws {
+        let s = try await ServiceSettings.resolve(options: [:], environment: [:], configFile: nil)
+        #expect(s == ServiceSettings())
+    }
+
+    @Test func wrongValuesAreErrorsNamingTheKey() async throws {
+        await #expect(throws: ServiceSettingsError.invalid("cache.size", "big", "a number", "options or TANDEM_*")) {
+            _ = try await ServiceSettings.resolve(options: [:], environment: ["TANDEM_CACHE_SIZE": "big"], configFile: nil)
+        }
+        await #expect(throws: ServiceSettingsError.self) {
+            _ = try await ServiceSettings.resolve(options: ["log.level": "loud"], environment: [:], configFile: nil)
+        }
+        await #expect(throws: ServiceSettingsError.self) {
+            _ = try await ServiceSettings.resolve(options: [:], environment: ["TANDEM_DRAIN_SECONDS": "-1"], configFile: nil)
+        }
+        await #expect(throws: ServiceSettingsError.self) {
+            _ = try await ServiceSettings.resolve(options: [:], environment: ["TANDEM_INSECURE": "perhaps"], configFile: nil)
+        }
+    }
+
+    @Test func aNumberWhereTextBelongsIsAnError() async throws {
+        let path = try Self.file(#"{"listen": 5}"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        await #expect(throws: ServiceSettingsError.invalid("listen", "5", "text", "options, TANDEM_* or \(path)")) {
+            _ = try await ServiceSettings.resolve(options: [:], environment: [:], configFile: path)
+        }
+    }
+
+    @Test func aTypoInTheFileIsNamed() async throws {
+        let path = try Self.file(#"{"lisen": "0.0.0.0:1"}"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        await #expect(throws: ServiceSettingsError.unknownKey("lisen", path)) {
+            _ = try await ServiceSettings.resolve(options: [:], environment: [:], configFile: path)
+        }
+    }
+
+    @Test func missingEmptyAndNonJSONFilesAreNamed() async throws {
+        let missing = "/nonexistent/tandem.json"
+        do {
+            _ = try await ServiceSettings.resolve(options: [:], environment: [:], configFile: missing)
+            Issue.record("a missing file was accepted")
+        } catch {
+            #expect("\(error)".contains(missing))
+        }
+        for text in ["", "not json", "[1, 2]"] {
+            let path = try Self.file(text)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            await #expect(throws: ServiceSettingsError.unreadable(path, "not a JSON object")) {
+                _ = try await ServiceSettings.resolve(options: [:], environment: [:], configFile: path)
+            }
+        }
+    }
+}

@@ -78,8 +78,8 @@ enum MemberSession {
         switch outcome {
         case .left:
             return 0
-        case .ended(let reason):
-            output.line("party ended: \(reason)")
+        case .ended:
+            // The party's own notice ("party ended: the host left the party") has said it.
             return 0
         case .failed(let reason):
             printError(reason)

@@ -48,13 +48,8 @@ enum MemberSession {
             }
         }
         // Lines typed on a terminal are chat; "/who" lists who is here.
-        let chat = Task.detached {
-            guard isatty(0) != 0 else { return }
-            while let line = readLine(strippingNewline: true) {
-                if Task.isCancelled { return }
-                let text = line.trimmingCharacters(in: .whitespaces)
-                if text == "/who" { await member.listParticipants() } else if !text.isEmpty { await member.chat(text) }
-            }
+        let chat = TerminalChatInput.start(output: output) { text in
+            Task { if text == "/who" { await member.listParticipants() } else { await member.chat(text) } }
         }
         let stopper = Task {
             await waitForSignalOrTimeout(duration)
@@ -69,7 +64,7 @@ enum MemberSession {
             await window.close()
         }
         stopper.cancel()
-        chat.cancel()
+        chat?.stop()
         scripted.cancel()
         status.cancel()
         await ipcServer?.stop()

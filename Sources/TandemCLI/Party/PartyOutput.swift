@@ -1,6 +1,7 @@
 import Foundation
 import PartyKit
 import PartyNet
+import Synchronization
 
 /// What `host` and `join` print: notices ("Alice joined the party") and, on a terminal, a live
 /// status line; with `--json`, one ``PartyEvent`` per line instead (chat as
@@ -9,6 +10,11 @@ final class PartyOutput: Sendable {
     let json: Bool
     private let status: Bool
     private let lines: JSONLineWriter
+    /// The chat line being typed on the terminal (``TerminalChatInput``): shown in place of the
+    /// status line, which never writes over it.
+    private let typed = Mutex<String?>(nil)
+    /// The last status line drawn, redrawn after a notice.
+    private let lastStatus = Mutex("")
 
     /// - Parameters:
     ///   - json: Print ``PartyEvent`` lines to `lines` instead of text.
@@ -27,13 +33,34 @@ final class PartyOutput: Sendable {
                 lines.emit(PartyEvent.notice(text: notice.text))
             }
         } else {
-            clear()
-            FileHandleOutput.standardError.write(notice.text + "\n")
+            printAbove(notice.text)
         }
     }
 
     func line(_ text: String) {
-        if json { lines.emit(PartyEvent.info(text: text)) } else { clear(); FileHandleOutput.standardError.write(text + "\n") }
+        if json { lines.emit(PartyEvent.info(text: text)) } else { printAbove(text) }
+    }
+
+    /// The chat line as typed so far (nil or empty: nothing is being typed).
+    func typing(_ line: String?) {
+        typed.withLock { $0 = line?.isEmpty == false ? line : nil }
+        redrawBottom()
+    }
+
+    /// A line printed above the bottom one (the status, or the chat being typed), which is then redrawn.
+    private func printAbove(_ text: String) {
+        clear()
+        FileHandleOutput.standardError.write(text + "\n")
+        redrawBottom()
+    }
+
+    private func redrawBottom() {
+        guard status, !json else { return }
+        if let line = typed.withLock({ $0 }) {
+            FileHandleOutput.standardError.write("\r\u{1B}[K> " + line)
+        } else {
+            FileHandleOutput.standardError.write("\r\u{1B}[K" + lastStatus.withLock { $0 })
+        }
     }
 
     func link(_ link: PartyLink) {
@@ -61,7 +88,8 @@ final class PartyOutput: Sendable {
             line += " · \(EventOutput.timestamp(p)) / \(s.duration.map(EventOutput.timestamp) ?? "--:--:--")"
             line += s.playing ? "" : " (paused)"
         }
-        FileHandleOutput.standardError.write("\r\u{1B}[K" + line)
+        lastStatus.withLock { $0 = line }
+        if typed.withLock({ $0 }) == nil { FileHandleOutput.standardError.write("\r\u{1B}[K" + line) }
     }
 
     func finish() { if status && !json { FileHandleOutput.standardError.write("\n") } }

@@ -1,0 +1,11 @@
+import Testing
+@testable import TandemCLI
+import PartyKit
+
+struct VersionTests {
+    @Test func versionNamesTheReleaseAndTheProtocol() throws {
+        let result = try PartyTLSCommandTests.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "tandem \(Tandem.version) (party protocol \(PartyProtocol.version))\n", "\(result.stdout)")
+    }
+}

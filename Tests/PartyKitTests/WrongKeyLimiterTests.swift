@@ -60,12 +60,28 @@ import Testing
     }
 
     @Test(arguments: [
-        ("192.0.2.7:51234", "192.0.2.7"), ("[::1]:8080", "[::1]"), ("[2001:db8::1]:1", "[2001:db8::1]"),
+        ("192.0.2.7:51234", "192.0.2.7"), ("[::1]:8080", "[::1]"), ("[2001:db8::1]:1", "[2001:db8:0:0::]/64"),
         ("unknown peer", "unknown peer"), ("/tmp/sock", "/tmp/sock"), ("::1", "::1"),
+        ("[::ffff:192.0.2.7]:443", "192.0.2.7"),
     ])
     func countsPerAddressNotPerConnection(peer: String, source: String) {
         #expect(WrongKeyLimiter.source(ofPeer: peer) == source)
     }
+}
+
+/// One IPv6 subscriber (a /64) is one source: walking through its addresses buys no new tries.
+@Test func anIPv6SubnetIsOneSource() {
+    let a = WrongKeyLimiter.source(ofPeer: "[2001:db8:aa:bb:1:2:3:4]:5000")
+    let b = WrongKeyLimiter.source(ofPeer: "[2001:db8:aa:bb:ffff:ffff:ffff:ffff]:6000")
+    let other = WrongKeyLimiter.source(ofPeer: "[2001:db8:aa:bc::1]:5000")
+    #expect(a == b && a == "[2001:db8:aa:bb::]/64")
+    #expect(a != other)
+    #expect(WrongKeyLimiter.source(ofAddress: "2001:db8:aa:bb::9") == a, "the media endpoint's bare address counts the same")
+    var limiter = WrongKeyLimiter()
+    for i in 0..<WrongKeyLimiter.Policy.standard.limit {
+        limiter.recordMiss(WrongKeyLimiter.source(ofPeer: "[2001:db8:aa:bb::\(i + 1)]:1"), now: 0)
+    }
+    #expect(limiter.check(WrongKeyLimiter.source(ofPeer: "[2001:db8:aa:bb::ffff]:1"), now: 1) != .allowed)
 }
 
 @Suite struct ConstantTimeTests {

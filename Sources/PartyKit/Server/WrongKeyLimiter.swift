@@ -1,4 +1,9 @@
 import DequeModule
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Limits wrong-key attempts per source address: after ``Policy/limit`` misses within
 /// ``Policy/window`` seconds, every attempt from that address is refused until the oldest of those
@@ -74,8 +79,8 @@ public struct WrongKeyLimiter: Sendable {
         "too many wrong keys from this address; try again in \(retryAfter) s"
     }
 
-    /// The address part of a peer description `IP:PORT` or `[IPv6]:PORT`: attempts are counted per
-    /// address, not per connection.
+    /// The source a peer description `IP:PORT` or `[IPv6]:PORT` is counted as: its address
+    /// (attempts are counted per address, not per connection), grouped as ``source(ofAddress:)`` says.
     public static func source(ofPeer peer: String) -> String {
         guard let colon = peer.lastIndex(of: ":"),
               !peer[peer.index(after: colon)...].isEmpty,
@@ -83,6 +88,23 @@ public struct WrongKeyLimiter: Sendable {
         let host = peer[..<colon]
         // A bare IPv6 address without brackets has colons of its own and no port.
         if !host.hasPrefix("["), host.contains(":") { return peer }
-        return String(host)
+        if host.hasPrefix("["), host.hasSuffix("]") { return source(ofAddress: String(host.dropFirst().dropLast())) }
+        return source(ofAddress: String(host))
+    }
+
+    /// The source an IP address is counted as. IPv6 addresses count per /64: that is what one
+    /// subscriber is usually given, so a guesser holding one has 2^64 addresses — counted one by one,
+    /// as many fresh allowances. IPv4-mapped IPv6 addresses count as the IPv4 address they are, and
+    /// loopback as itself. Text that is no IPv6 address (IPv4, a socket path) is its own source.
+    public static func source(ofAddress address: String) -> String {
+        var raw = in6_addr()
+        guard address.contains(":"), inet_pton(AF_INET6, address, &raw) == 1 else { return address }
+        let bytes = withUnsafeBytes(of: raw) { Array($0) }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
+            return bytes[12..<16].map(String.init).joined(separator: ".")
+        }
+        if bytes[0..<15].allSatisfy({ $0 == 0 }), bytes[15] == 1 { return "[::1]" }
+        let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+        return "[\(groups.joined(separator: ":"))::]/64"
     }
 }

@@ -279,8 +279,9 @@ public struct PartyMediaResponder: HTTPResponder {
         MediaRequestHandler(library: library, fileIO: fileIO, source: Self.source(of: remoteAddress), wrongKeys: wrongKeys)
     }
 
-    /// The address part of the peer (its IP), by which wrong credentials are counted.
+    /// The source wrong credentials are counted by: the peer's IP, grouped as the party port groups it
+    /// (``WrongKeyLimiter/source(ofAddress:)``: an IPv6 /64 is one source).
     static func source(of address: SocketAddress?) -> String {
-        address?.ipAddress ?? address?.pathname ?? "unknown peer"
+        address?.ipAddress.map(WrongKeyLimiter.source(ofAddress:)) ?? address?.pathname ?? "unknown peer"
     }
 }

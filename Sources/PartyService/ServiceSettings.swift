@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import Logging
+import PartyNet
 
 /// What `tandem serve` runs with, resolved from (highest first) its command-line options, `TANDEM_*`
 /// environment variables, a JSON config file, and the defaults here.
@@ -17,7 +18,7 @@ public struct ServiceSettings: Sendable, Equatable {
     public var logLevel = Logger.Level.info
     public var cacheDir: String?
     /// Cap of the relay's disk cache in MB (0: memory only).
-    public var cacheSizeMB = 1024
+    public var cacheSizeMB = Int(RelayDiskCache.defaultCapacityBytes >> 20)
     /// How long a SIGTERM waits for members to leave after telling them the server is restarting.
     public var drainSeconds = 5.0
     public var cert: String?

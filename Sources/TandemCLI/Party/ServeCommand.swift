@@ -29,7 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
     var drainSeconds: Double?
     @Option(name: .customLong("cache-dir"), help: "Folder for relayed media chunks (default $XDG_CACHE_HOME/tandem/relay).")
     var cacheDir: String?
-    @Option(name: .customLong("cache-size"), help: "Cap of the relay's disk cache in MB (0: memory only; default 1024).")
+    @Option(name: .customLong("cache-size"), help: "Cap of the relay's disk cache in MB (0: memory only; default 2048).")
     var cacheSize: Int?
     @OptionGroup var security: SecurityOptions
     @OptionGroup var serving: ServingOptions

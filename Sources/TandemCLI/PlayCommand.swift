@@ -236,7 +236,7 @@ final class FanOutVideoSink: VideoSink {
     func finish() { sinks.forEach { $0.finish() } }
 }
 
-extension TrackChoice: @retroactive ExpressibleByArgument {
+extension TrackChoice: ExpressibleByArgument {
     public init?(argument: String) {
         self.init(trackArgument: argument)
     }

@@ -12,7 +12,7 @@ import PlayerCore
 /// used from there alone, which is why it may be `@unchecked Sendable`.
 public final class SubtitleCompositor: SubtitleRenderer, @unchecked Sendable {
     private var ass: ASSLibrary?
-    private let scaler = ImageScaler(pixelFormat: AV_PIX_FMT_RGBA)
+    private let scaler = ImageScaler(pixelFormat: AV_PIX_FMT_RGBA, followsColorspace: true)
     private var reportedError = false
 
     public init() {}

@@ -22,12 +22,13 @@ final class ASSLibrary {
 
     init() {
         guard let library = ass_library_init() else { fatalError("ass_library_init: out of memory") }
+        // Before the renderer: it reports its version and shaper at start-up.
+        tandem_ass_set_quiet_messages(library)
         guard let renderer = ass_renderer_init(library) else { fatalError("ass_renderer_init: out of memory") }
         guard let track = ass_new_track(library) else { fatalError("ass_new_track: out of memory") }
         self.library = library
         self.renderer = renderer
         self.track = track
-        tandem_ass_set_quiet_messages(library)
         // As ffmpeg's `subtitles` filter: fontconfig's default font, fonts found on the system.
         ass_set_fonts(renderer, nil, nil, Int32(ASS_FONTPROVIDER_AUTODETECT.rawValue), nil, 1)
         ass_set_cache_limits(renderer, Self.glyphCacheLimit, Self.bitmapCacheMegabytes)

@@ -32,6 +32,8 @@ let package = Package(
         ),
         // SDL2 and SDL2_ttf for windowed playback, sound and overlay text.
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2 SDL2_ttf", providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]),
+        // libass for styled subtitles (ASS/SSA and every text format libavcodec turns into ASS lines).
+        .systemLibrary(name: "CLibass", pkgConfig: "libass", providers: [.apt(["libass-dev"])]),
         // The media clock (position = anchor + elapsed × rate) and host time sources. Links nothing.
         .target(name: "MediaTime"),
         // Thin owners of FFmpeg objects: one Swift value frees each C object.
@@ -45,6 +47,9 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
+        // Subtitles drawn onto pictures: libass for text, libavcodec's bitmaps (PGS, DVB, DVD).
+        // Its own module so only the programs that show subtitles link libass.
+        .target(name: "SubtitleKit", dependencies: ["CLibass", "CFFmpeg", "FFmpegKit", "PlayerCore"]),
         // Stories: a list of videos browsed one at a time with at most two live players, and posters.
         .target(
             name: "StoryKit",
@@ -147,7 +152,7 @@ let package = Package(
             name: "TandemCLI",
             dependencies: [
                 "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartyNet", "WebSocketTransport", "MPVIPC", "StoryKit", "TandemWindow",
-                "SyncplayKit", "SyncplayNet", "PartyService",
+                "SyncplayKit", "SyncplayNet", "PartyService", "SubtitleKit",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -173,6 +178,7 @@ let package = Package(
         ),
         .testTarget(name: "FFmpegKitTests", dependencies: ["FFmpegKit"]),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "FFmpegKit"]),
+        .testTarget(name: "SubtitleKitTests", dependencies: ["SubtitleKit", "PlayerCore", "FFmpegKit"]),
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
         .testTarget(name: "PartyKitTests", dependencies: ["PartyKit", "MediaTime"]),
         .testTarget(name: "PartySimulatorTests", dependencies: ["PartySimulator", "PartyKit"]),
@@ -202,7 +208,7 @@ let package = Package(
         .testTarget(name: "MPVIPCTests", dependencies: ["MPVIPC", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "TandemCLITests",
-            dependencies: ["TandemCLI", "MPVIPC", "PlayerCore", "MediaTime", "PartySimulator", "PartyKit", "StoryKit"]
+            dependencies: ["TandemCLI", "MPVIPC", "PlayerCore", "FFmpegKit", "MediaTime", "PartySimulator", "PartyKit", "StoryKit"]
         ),
         .testTarget(
             name: "StoryKitTests",

@@ -4,9 +4,19 @@ import CFFmpeg
 /// Rebuilds itself when the input changes.
 public final class ImageScaler {
     public let pixelFormat: AVPixelFormat
+    /// Converting YUV to RGB with the picture's own matrix and range (BT.709 for HD) rather than
+    /// libswscale's default BT.601: for pictures shown in place of the decoded ones (subtitles drawn
+    /// on them), whose colours must not shift.
+    public let followsColorspace: Bool
     private var context: OpaquePointer?
 
-    public init(pixelFormat: AVPixelFormat) { self.pixelFormat = pixelFormat }
+    /// Unlabelled pictures taller than this are taken as HD (BT.709), as the window takes them.
+    static let hdMinimumHeight = 576
+
+    public init(pixelFormat: AVPixelFormat, followsColorspace: Bool = false) {
+        self.pixelFormat = pixelFormat
+        self.followsColorspace = followsColorspace
+    }
 
     deinit { sws_freeContext(context) }
 
@@ -17,6 +27,17 @@ public final class ImageScaler {
         context = sws_getCachedContext(context, src.pointee.width, src.pointee.height, AVPixelFormat(rawValue: src.pointee.format),
                                        w, h, pixelFormat, SWS_BICUBIC, nil, nil, nil)
         guard context != nil else { throw FFmpegError(code: tandem_averror(EINVAL), operation: "sws_getCachedContext") }
+        if followsColorspace {
+            let matrix: Int32 = switch src.pointee.colorspace {
+            case AVCOL_SPC_BT709: SWS_CS_ITU709
+            case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: SWS_CS_BT2020
+            case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: SWS_CS_ITU601
+            default: src.pointee.height > Self.hdMinimumHeight ? SWS_CS_ITU709 : SWS_CS_ITU601
+            }
+            let fullRange: Int32 = src.pointee.color_range == AVCOL_RANGE_JPEG ? 1 : 0
+            _ = sws_setColorspaceDetails(context, sws_getCoefficients(matrix), fullRange,
+                                         sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
+        }
         let out = Frame()
         out.pointer.pointee.width = w
         out.pointer.pointee.height = h

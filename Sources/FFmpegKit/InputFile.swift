@@ -71,9 +71,9 @@ public final class InputFile: @unchecked Sendable {
     }
 
     /// The best stream of a kind, as ffmpeg/ffplay pick it (`av_find_best_stream`).
-    public func bestStream(_ kind: StreamInfo.Kind) -> Int? {
-        let type: AVMediaType = kind == .video ? AVMEDIA_TYPE_VIDEO : AVMEDIA_TYPE_AUDIO
-        let index = av_find_best_stream(pointer, type, -1, -1, nil, 0)
+    public func bestStream(_ kind: StreamInfo.Kind, related: Int = -1) -> Int? {
+        let type: AVMediaType = kind == .video ? AVMEDIA_TYPE_VIDEO : kind == .audio ? AVMEDIA_TYPE_AUDIO : AVMEDIA_TYPE_SUBTITLE
+        let index = av_find_best_stream(pointer, type, -1, Int32(related), nil, 0)
         return index >= 0 ? Int(index) : nil
     }
 
@@ -122,7 +122,18 @@ public final class InputFile: @unchecked Sendable {
                               timeBase: tb,
                               durationSeconds: st.pointee.duration > 0 && st.pointee.duration != tandem_nopts_value()
                                   ? Double(st.pointee.duration) * tb.value : nil)
+        info.language = Self.tag("language", of: st)
+        info.title = Self.tag("title", of: st)
+        info.isDefault = st.pointee.disposition & AV_DISPOSITION_DEFAULT != 0
+        info.isForced = st.pointee.disposition & AV_DISPOSITION_FORCED != 0
         if kind == .video {
+            let sar = av_guess_sample_aspect_ratio(pointer, st, nil)
+            var num: Int32 = 0, den: Int32 = 0
+            let sarNum = Int64(sar.num > 0 && sar.den > 0 ? sar.num : 1), sarDen = Int64(sar.num > 0 && sar.den > 0 ? sar.den : 1)
+            if par.width > 0, par.height > 0 {
+                _ = av_reduce(&num, &den, Int64(par.width) * sarNum, Int64(par.height) * sarDen, Int64(Int32.max))
+                if num > 0, den > 0 { info.displayAspect = "\(num):\(den)" }
+            }
             info.width = Int(par.width)
             info.height = Int(par.height)
             let rate = st.pointee.avg_frame_rate.den != 0 ? st.pointee.avg_frame_rate : st.pointee.r_frame_rate
@@ -136,6 +147,13 @@ public final class InputFile: @unchecked Sendable {
             info.sampleFormat = av_get_sample_fmt_name(AVSampleFormat(rawValue: par.format)).map { String(cString: $0) }
         }
         return info
+    }
+
+    /// A stream's metadata tag, nil when absent or empty.
+    private static func tag(_ key: String, of stream: UnsafeMutablePointer<AVStream>) -> String? {
+        guard let entry = av_dict_get(stream.pointee.metadata, key, nil, 0), let value = entry.pointee.value else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
     }
 }
 

@@ -22,6 +22,13 @@ public struct StreamInfo: Sendable, Codable, Equatable {
     public var codec: String
     public var timeBase: Rational
     public var durationSeconds: Double?
+    /// The `language` tag (ISO 639-2, e.g. "eng"), when the container has one.
+    public var language: String?
+    /// The `title` tag (e.g. "Commentary", "Signs & Songs").
+    public var title: String?
+    /// Disposition flags: the author's default track, and a forced one (foreign-dialogue subtitles).
+    public var isDefault: Bool?
+    public var isForced: Bool?
     // Video
     public var width: Int?
     public var height: Int?
@@ -30,6 +37,8 @@ public struct StreamInfo: Sendable, Codable, Equatable {
     public var pixelFormat: String?
     /// Display-matrix rotation in degrees (counter-clockwise, as ffprobe prints it).
     public var rotation: Double?
+    /// Display aspect ratio ("16:9"; "853:480"-like for odd ones) from the size and sample aspect.
+    public var displayAspect: String?
     // Audio
     public var sampleRate: Int?
     public var channels: Int?

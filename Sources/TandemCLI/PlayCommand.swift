@@ -3,6 +3,7 @@ import FFmpegKit
 import Foundation
 import PlayerCore
 import MPVIPC
+import SubtitleKit
 import TandemWindow
 
 struct PlayCommand: AsyncParsableCommand {
@@ -11,7 +12,10 @@ struct PlayCommand: AsyncParsableCommand {
         abstract: "Play a file: in a window with sound, headless (paced by the clock), or as fast as it decodes.",
         discussion: """
             In the window (mpv's keys): space/p pause, ←/→ seek ∓5 s, ↑/↓ seek ±60 s, . frame step, \
-            s screenshot (tandem-shot-NNNN.png), f fullscreen, m mute, 9/0 volume, q/Esc quit.
+            s screenshot (tandem-shot-NNNN.png), f fullscreen, m mute, 9/0 volume, j/J next/previous subtitle \
+            track, v subtitles on/off, z/x subtitle delay ∓0.1 s, q/Esc quit. Subtitles (the file's text and \
+            bitmap tracks, --sub-file, and same-named .ass/.ssa/.srt/.vtt files next to the video) are drawn \
+            in the window and in --snapshot.
             """
     )
 
@@ -25,9 +29,17 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(help: "Write one framemd5 line per presented frame of the first video stream to PATH (- for stdout).")
     var framemd5: String?
     @Option(help: "Write the played audio to a 16-bit WAV file.") var wav: String?
-    @Option(help: "Save the first presented picture as PNG.") var snapshot: String?
+    @Option(help: "Save the first presented picture (the one at --start) as PNG, subtitles included.") var snapshot: String?
     @Flag(help: "Print events as JSON lines on stdout; the last is the end summary.") var json = false
     @Option(help: "Serve a subset of mpv's JSON IPC on this UNIX socket (see docs/ipc.md).") var ipc: String?
+    @Option(help: "Audio track: its number among the audio tracks (from 1), auto, or no.") var aid: TrackChoice = .auto
+    @Option(help: "Subtitle track: its number among the subtitle tracks (from 1; external files after the file's own), auto, or no.")
+    var sid: TrackChoice = .auto
+    @Option(help: "Preferred audio languages in order, comma-separated (e.g. jpn,en).") var alang: String?
+    @Option(help: "Preferred subtitle languages in order, comma-separated (e.g. en,de).") var slang: String?
+    @Option(name: .customLong("sub-file"), help: "A subtitle file to add as a track (repeatable); it is preferred to the file's own.")
+    var subFiles: [String] = []
+    @Option(name: .customLong("sub-delay"), help: "Seconds to delay subtitles by (negative: earlier).") var subDelay: Double = 0
 
     func validate() throws {
         guard Player.rateRange.contains(speed) else { throw ValidationError("--speed must be within 0.25…4.0") }
@@ -66,7 +78,8 @@ struct PlayCommand: AsyncParsableCommand {
             await display?.close()
             throw ExitCode.failure
         }
-        let snapshotSink = snapshot.map { PNGSnapshotSink(path: $0) }
+        // At --start: the picture the player opened on (the file's first) is not the one asked for.
+        let snapshotSink = snapshot.map { PNGSnapshotSink(path: $0, at: start ?? 0) }
         if let snapshotSink { videoSinks.append(snapshotSink) }
         if let display { videoSinks.append(display.video) }
         let audioSink: any AudioSink
@@ -81,15 +94,24 @@ struct PlayCommand: AsyncParsableCommand {
 
         let player: Player
         do {
-            player = try await Player.open(file, options: PlayerOptions(videoSink: video, audioSink: audioSink, fast: fast,
-                                                                        videoStreamIndex: framemd5 != nil ? firstVideo : nil,
-                                                                        rate: speed))
+            var options = PlayerOptions(videoSink: video, audioSink: audioSink, fast: fast,
+                                        videoStreamIndex: framemd5 != nil ? firstVideo : nil, rate: speed)
+            options.audioChoice = aid
+            options.audioLanguages = Self.languages(alang)
+            options.subtitles = subtitleOptions()
+            player = try await Player.open(file, options: options)
         } catch {
             printError(error.description)
             await display?.close()
             throw ExitCode.failure
         }
         output.opened(player)
+        if case .id(let id) = sid, !player.subtitleTracks.contains(where: { $0.id == id }) {
+            printError("warning: no subtitle track \(id) (\(player.subtitleTracks.count) in \(file)): showing none")
+        }
+        if case .id(let id) = aid, player.audioTrack == nil {
+            printError("warning: no audio track \(id) (\(player.audioTracks.count) in \(file)): playing without sound")
+        }
         var ipcServer: IPCServer?
         if let ipc {
             let server = IPCServer(socketPath: ipc, target: PlayerIPCTarget(player: player, onQuit: {
@@ -133,6 +155,24 @@ struct PlayCommand: AsyncParsableCommand {
 }
 
 extension PlayCommand {
+    /// Subtitles as the options ask: given files, then files named after the video found next to it
+    /// (mpv's auto-loading); none when no picture is made (the pictures are where they are drawn).
+    func subtitleOptions() -> SubtitleOptions? {
+        guard framemd5 == nil || snapshot != nil || !(headless || fast) else { return nil }
+        let given = subFiles.map { SubtitleOptions.ExternalFile(path: $0) }
+        let givenPaths = Set(subFiles.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+        let found = SubtitleOptions.ExternalFile.discovered(nextTo: file).filter {
+            !givenPaths.contains(URL(fileURLWithPath: $0.path).standardizedFileURL.path)
+        }
+        return SubtitleOptions(renderer: SubtitleCompositor(), choice: sid, languages: Self.languages(slang),
+                               externalFiles: given + found, delay: subDelay)
+    }
+
+    /// "en, de" → ["en", "de"].
+    static func languages(_ list: String?) -> [String] {
+        (list ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
     /// Opens `file` (a path or an http(s)/HLS URL) and closes it again; returns its first video
     /// stream. Throws the one-line open error. An http(s) server without byte ranges is played
     /// from the start anyway, as mpv does (only seeking needs ranges): that is a warning here.
@@ -194,4 +234,10 @@ final class FanOutVideoSink: VideoSink {
     init(_ sinks: [any VideoSink]) { self.sinks = sinks }
     func present(_ frame: VideoFrame, hostTime: Double) { sinks.forEach { $0.present(frame, hostTime: hostTime) } }
     func finish() { sinks.forEach { $0.finish() } }
+}
+
+extension TrackChoice: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(trackArgument: argument)
+    }
 }

@@ -14,6 +14,10 @@ import CSDL2
 /// | f | fullscreen |
 /// | m | mute |
 /// | 9 / 0 | volume −2 / +2 points |
+/// | j / J | next / previous subtitle track (then off) |
+/// | v | subtitles on / off |
+/// | z / x | subtitle delay −0.1 s / +0.1 s |
+/// | # | next audio track |
 /// | q, Esc | quit |
 ///
 /// Keys held with Ctrl, Alt or the GUI key are left to the desktop. Auto-repeat only repeats seeks
@@ -25,6 +29,8 @@ public enum KeyBinding {
     public static let longSeek = 60.0
     /// Volume step in percent points (mpv's 9/0).
     public static let volumeStep = 2
+    /// Subtitle delay step in seconds (mpv's z/x).
+    public static let subtitleDelayStep = 0.1
 
     /// The command for a key press, or nil when the key is not bound.
     /// - Parameters:
@@ -38,7 +44,7 @@ public enum KeyBinding {
         guard let command = unmodified(SDL_KeyCode(rawValue: UInt32(bitPattern: keycode)), shift: shift) else { return nil }
         if isRepeat {
             switch command {
-            case .seek, .volume: return command
+            case .seek, .volume, .subtitleDelay: return command
             default: return nil
             }
         }
@@ -61,6 +67,12 @@ public enum KeyBinding {
         case SDLK_m: return .toggleMute
         case SDLK_9: return shift ? nil : .volume(-volumeStep)
         case SDLK_0: return shift ? nil : .volume(volumeStep)
+        case SDLK_j: return .cycleSubtitles(forward: !shift)
+        case SDLK_v: return shift ? nil : .toggleSubtitles
+        case SDLK_z: return shift ? nil : .subtitleDelay(-subtitleDelayStep)
+        case SDLK_x: return shift ? nil : .subtitleDelay(subtitleDelayStep)
+        case SDLK_HASH: return .cycleAudio
+        case SDLK_3: return shift ? .cycleAudio : nil
         case SDLK_q, SDLK_ESCAPE: return .quit
         default: return nil
         }

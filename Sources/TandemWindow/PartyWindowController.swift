@@ -64,6 +64,9 @@ public final class PartyWindowController: WindowController {
             toast("Frame step is not available in a party")
         case .screenshot, .toggleFullscreen, .toggleMute, .volume:
             sinks.handleLocal(command, window: window, toast: toast)
+        case .cycleSubtitles, .toggleSubtitles, .subtitleDelay, .cycleAudio:
+            // Each member's own choice: nothing goes to the party.
+            if let player = snapshot.player { toast(TrackCommands.apply(command, to: player)) }
         case .quit:
             guard !quit else { return }
             quit = true

@@ -61,6 +61,8 @@ public final class PlayerWindowController: WindowController {
             if let audio { audio.setMuted(!audio.muted) } else { levels.muted.toggle() }
         case .volume(let points):
             if let audio { audio.adjustVolume(by: points) } else { levels.volume = min(max(levels.volume + points, 0), 100) }
+        case .cycleSubtitles, .toggleSubtitles, .subtitleDelay, .cycleAudio:
+            toast(TrackCommands.apply(command, to: player))
         case .previousStory, .nextStory:
             break  // one file: nothing before or after it (mpv ignores them at the ends of a playlist)
         case .quit:

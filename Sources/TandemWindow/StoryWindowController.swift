@@ -80,6 +80,8 @@ public final class StoryWindowController: WindowController {
             player?.step()
         case .screenshot, .toggleFullscreen, .toggleMute, .volume:
             sinks.handleLocal(command, window: window, toast: toast)
+        case .cycleSubtitles, .toggleSubtitles, .subtitleDelay, .cycleAudio:
+            if let player { toast(TrackCommands.apply(command, to: player)) }
         case .quit:
             guard !quit else { return }
             quit = true

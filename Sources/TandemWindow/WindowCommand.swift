@@ -15,6 +15,14 @@ public enum WindowCommand: Sendable, Equatable {
     case toggleMute
     /// Change the volume by this many percent points.
     case volume(Int)
+    /// Show the next (`forward`) or previous subtitle track, "off" between the last and the first (mpv's j/J).
+    case cycleSubtitles(forward: Bool)
+    /// Show or hide the chosen subtitles (mpv's v).
+    case toggleSubtitles
+    /// Change the subtitle delay by this many seconds (mpv's z/x: ∓0.1 s).
+    case subtitleDelay(Double)
+    /// Play the next audio track (mpv's #).
+    case cycleAudio
     /// Close the window (also sent when the window is closed or the process gets SIGINT).
     case quit
 }

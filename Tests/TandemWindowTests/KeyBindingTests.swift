@@ -14,6 +14,9 @@ struct KeyBindingTests {
         (SDLK_LESS, 0, .previousStory), (SDLK_GREATER, 0, .nextStory), (SDLK_LESS, shift, .previousStory),
         (SDLK_PERIOD, 0, .step), (SDLK_s, 0, .screenshot), (SDLK_f, 0, .toggleFullscreen), (SDLK_m, 0, .toggleMute),
         (SDLK_9, 0, .volume(-2)), (SDLK_0, 0, .volume(2)), (SDLK_q, 0, .quit), (SDLK_ESCAPE, 0, .quit),
+        (SDLK_j, 0, .cycleSubtitles(forward: true)), (SDLK_j, shift, .cycleSubtitles(forward: false)),
+        (SDLK_v, 0, .toggleSubtitles), (SDLK_z, 0, .subtitleDelay(-0.1)), (SDLK_x, 0, .subtitleDelay(0.1)),
+        (SDLK_HASH, 0, .cycleAudio), (SDLK_3, shift, .cycleAudio),
     ]
 
     @Test(arguments: bindings)

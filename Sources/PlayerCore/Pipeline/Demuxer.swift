@@ -23,6 +23,9 @@ final class Demuxer: Sendable {
         let timeBase: Double
         /// Subtracted from timestamps to make media positions (the container's start time).
         let startSeconds: Double
+        /// A stream with few packets (subtitles): it never has "enough" queued, so reading is
+        /// throttled by the other streams alone (its bytes still count).
+        var sparse = false
     }
 
     private let input: InputFile
@@ -101,8 +104,9 @@ final class Demuxer: Sendable {
 
     private func isFull() -> Bool {
         let limits = readAhead.limits
-        let fills = routes.map { $0.packets.fill }
-        if fills.reduce(0, { $0 + $1.bytes }) > limits.maxBytes { return true }
+        let allFills = routes.map { $0.packets.fill }
+        if allFills.reduce(0, { $0 + $1.bytes }) > limits.maxBytes { return true }
+        let fills = zip(routes, allFills).filter { !$0.0.sparse }.map(\.1)
         if readAhead.measuresFromClock {
             // A network stream: read this far past the clock (``ReadAhead/measure(at:)``).
             return readAhead.measure(at: control.position).seconds >= limits.seconds

@@ -15,11 +15,14 @@ final class VideoPresenter: Sendable {
     private let frames: VideoFrameQueue
     private let control: PlaybackControl
     private let sink: any VideoSink
+    /// Draws the chosen subtitles onto each picture as it is shown.
+    private let subtitles: SubtitleStage?
 
-    init(frames: VideoFrameQueue, control: PlaybackControl, sink: any VideoSink) {
+    init(frames: VideoFrameQueue, control: PlaybackControl, sink: any VideoSink, subtitles: SubtitleStage? = nil) {
         self.frames = frames
         self.control = control
         self.sink = sink
+        self.subtitles = subtitles
     }
 
     func run() {
@@ -84,7 +87,7 @@ final class VideoPresenter: Sendable {
     @discardableResult
     private func present(_ head: Queued<VideoFrame>, _ frame: VideoFrame, at now: Double, serial: Int) -> Bool {
         guard frames.pop(expecting: head) else { return false }
-        sink.present(frame, hostTime: now)
+        sink.present(subtitles?.overlay(frame, serial: serial) ?? frame, hostTime: now)
         control.perform { $0.picturePresented(serial: serial, position: frame.position, duration: frame.duration, at: now) }
         return true
     }

@@ -31,6 +31,7 @@ public final class Player: Sendable {
     private let threads: [WorkerThread]
     private let demuxThread: WorkerThread
     private let readAhead: ReadAhead
+    private let subtitles: SubtitleStage?
     private let closed = Atomic<Bool>(false)
 
     /// Opens `url` off the cooperative pool (opening blocks on I/O) and starts prerolling its start.
@@ -55,7 +56,9 @@ public final class Player: Sendable {
         info = input.info()
 
         let videoIndex = options.videoSink == nil ? nil : (options.videoStreamIndex ?? input.bestStream(.video))
-        let audioIndex = options.audioSink == nil ? nil : input.bestStream(.audio)
+        let audioIndex = options.audioSink == nil ? nil : Self.audioStream(options, info: info, input: input)
+        let audioTracks = MediaTrack.tracks(of: .audio, in: info)
+        audioTrack = audioIndex.flatMap { index in audioTracks.first { $0.source == .stream(index) }?.id }
         guard videoIndex != nil || audioIndex != nil else {
             let kinds = info.streams.map(\.type.rawValue).joined(separator: ", ")
             throw OpenError(url: url, reason: "no playable audio or video stream (streams: \(kinds.isEmpty ? "none" : kinds))")
@@ -77,6 +80,20 @@ public final class Player: Sendable {
         let start = input.startSeconds
         let name = URL(fileURLWithPath: url).lastPathComponent
 
+        var subtitleStage: SubtitleStage?
+        var subtitleRoutes: [Demuxer.Route] = []
+        if videoDecoder != nil, let subtitleOptions = options.subtitles {
+            let found = try Self.subtitleSources(input: input, info: info, options: subtitleOptions,
+                                                 start: start, warn: { control.warn($0) })
+            let sources = found.sources
+            subtitleRoutes = found.routes
+            queues += subtitleRoutes.map(\.packets)
+            let chosen = TrackSelection.choose(subtitleOptions.choice, among: sources.map(\.track),
+                                               languages: subtitleOptions.languages, subtitles: true)
+            subtitleStage = SubtitleStage(sources: sources, selected: chosen?.id, options: subtitleOptions,
+                                          startSeconds: start, warn: { control.warn($0) })
+        }
+        subtitles = subtitleStage
         if let videoDecoder, let sink = options.videoSink {
             let packets = PacketQueue()
             let frames = VideoFrameQueue(capacity: Self.videoFrameCapacity)
@@ -87,7 +104,7 @@ public final class Player: Sendable {
                                 frames: { frames.flush(serial: $0) }, timeBase: videoDecoder.timeBase.value, startSeconds: start))
             let worker = DecoderWorker(decoder: videoDecoder, packets: packets,
                                        output: .video(frames, fallbackDuration: fallback), control: control, startSeconds: start)
-            let presenter = VideoPresenter(frames: frames, control: control, sink: sink)
+            let presenter = VideoPresenter(frames: frames, control: control, sink: sink, subtitles: subtitleStage)
             workers.append(WorkerThread(name: "tandem.vdec \(name)") { worker.run() })
             workers.append(WorkerThread(name: "tandem.present \(name)") { presenter.run() })
         }
@@ -111,6 +128,7 @@ public final class Player: Sendable {
             renderer = nil
             audioSink = nil
         }
+        routes += subtitleRoutes
         // A network input paced by the clock reads far ahead; a local file (and unpaced decoding,
         // whose clock means nothing) keeps the small queues.
         let streaming = Self.isNetwork(url) && !options.fast
@@ -176,6 +194,26 @@ public final class Player: Sendable {
     public var stats: PlaybackStats { control.read { $0.stats } }
     public var hasVideo: Bool { control.hasVideo }
     public var hasAudio: Bool { control.hasAudio }
+
+    // MARK: Tracks
+
+    /// The subtitle tracks (the file's streams, then external files), numbered as mpv numbers them;
+    /// empty when the player was opened without ``PlayerOptions/subtitles`` or without video.
+    public var subtitleTracks: [MediaTrack] { subtitles?.tracks ?? [] }
+    /// The id of the subtitle track shown (``MediaTrack/id``), nil for none.
+    public var subtitleTrack: Int? { subtitles?.selected }
+    /// Shows subtitle track `id` from the next picture on (nil: none). An unknown id selects none.
+    public func selectSubtitleTrack(_ id: Int?) { subtitles?.select(id) }
+    /// Whether the chosen subtitles are drawn (mpv's `sub-visibility`).
+    public var subtitlesVisible: Bool { subtitles?.visible ?? false }
+    public func setSubtitlesVisible(_ visible: Bool) { subtitles?.setVisible(visible) }
+    /// Seconds added to the subtitles' times (mpv's `sub-delay`): positive shows them later.
+    public var subtitleDelay: Double { subtitles?.delay ?? 0 }
+    public func setSubtitleDelay(_ delay: Double) { subtitles?.setDelay(delay) }
+
+    /// The audio tracks of the file and the one played (nil: none).
+    public var audioTracks: [MediaTrack] { MediaTrack.tracks(of: .audio, in: info) }
+    public let audioTrack: Int?
 
     // MARK: Controls
 
@@ -290,6 +328,62 @@ public final class Player: Sendable {
         threads.forEach { $0.join() }
         hub.emit(.stateChanged(.closed))
         hub.finish()
+    }
+
+    /// The container stream to play as audio: by ``PlayerOptions/audioChoice`` and languages, as mpv
+    /// chooses; FFmpeg's best when there is nothing to choose between.
+    private static func audioStream(_ options: PlayerOptions, info: MediaInfo, input: InputFile) -> Int? {
+        let tracks = MediaTrack.tracks(of: .audio, in: info)
+        if options.audioChoice == .auto, options.audioLanguages.isEmpty, !tracks.contains(where: \.isDefault) {
+            return input.bestStream(.audio)
+        }
+        guard let track = TrackSelection.choose(options.audioChoice, among: tracks, languages: options.audioLanguages, subtitles: false),
+              case .stream(let index) = track.source else { return nil }
+        return index
+    }
+
+    /// Every subtitle stream of the file with its decoder and packet route, then the external
+    /// files. A stream FFmpeg cannot decode is left out with a warning; a given file that cannot
+    /// be read fails the open, one found by name is skipped with a warning.
+    private static func subtitleSources(input: InputFile, info: MediaInfo, options: SubtitleOptions, start: Double,
+                                        warn: (String) -> Void) throws(OpenError) -> (sources: [SubtitleStage.Source], routes: [Demuxer.Route]) {
+        var sources: [SubtitleStage.Source] = []
+        var routes: [Demuxer.Route] = []
+        let embedded = MediaTrack.tracks(of: .subtitle, in: info)
+        for track in embedded {
+            guard case .stream(let index) = track.source else { continue }
+            do {
+                let decoder = try SubtitleDecoder(input: input, streamIndex: index)
+                let packets = PacketQueue()
+                routes.append(.init(streamIndex: index, packets: packets, frames: { _ in }, timeBase: decoder.timeBase.value,
+                                    startSeconds: start, sparse: true))
+                sources.append(.init(track: track, packets: packets, decoder: decoder, header: decoder.header, timeline: SubtitleTimeline()))
+            } catch {
+                warn("subtitle track \(track.id): \(error.reason)")
+            }
+        }
+        var id = embedded.count
+        for file in options.externalFiles {
+            do {
+                let loaded = try SubtitleFile(path: file.path)
+                id += 1
+                let track = MediaTrack(id: id, source: .external(path: file.path), codec: loaded.codec,
+                                       language: loaded.language ?? Self.languageSuffix(file.path), title: loaded.title,
+                                       autoLoaded: file.autoLoaded)
+                sources.append(.init(track: track, packets: nil, decoder: nil, header: loaded.header, timeline: loaded.timeline))
+            } catch {
+                guard file.autoLoaded else { throw error }
+                warn("\(error.description): skipped")
+            }
+        }
+        return (sources, routes)
+    }
+
+    /// "en" for `film.en.srt`: the language mpv reads from an external file's name.
+    static func languageSuffix(_ path: String) -> String? {
+        let parts = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent.split(separator: ".")
+        guard parts.count >= 2, let last = parts.last, (2...3).contains(last.count), last.allSatisfy(\.isLetter) else { return nil }
+        return String(last)
     }
 
     private func clamp(_ position: Double) -> Double {

@@ -12,6 +12,12 @@ public struct PlayerOptions: Sendable {
     public var timeSource: any TimeSource
     /// Which video stream to play (a container stream index); nil: FFmpeg's best.
     public var videoStreamIndex: Int?
+    /// Which audio track to play (mpv's `--aid`; `.auto`: by ``audioLanguages``, then flags).
+    public var audioChoice: TrackChoice = .auto
+    /// Preferred audio languages in order (mpv's `--alang`).
+    public var audioLanguages: [String] = []
+    /// Subtitles drawn onto the pictures; nil: none are decoded.
+    public var subtitles: SubtitleOptions?
     /// Decoder threads; 0 lets FFmpeg choose from the core count.
     public var decoderThreads: Int
     /// Speed from the first sample on (so the preroll is already made at it); clamped to 0.25…4.

@@ -90,7 +90,9 @@ if [[ " $steps " == *" 2 "* ]]; then
     echo "| guests | host upload (bytes) | × the file ($size bytes) |"
     echo "|---|---|---|"
     for n in $GUEST_COUNTS; do
-        "$tandem" serve --listen 127.0.0.1:0 > "$work/serve$n.out" 2> "$work/serve$n.err" &
+        # A disk cache of its own: the default one keeps an earlier run's chunks (same party, file
+        # and hash), and the host would then upload nothing at all.
+        "$tandem" serve --listen 127.0.0.1:0 --cache-dir "$work/cache$n" > "$work/serve$n.out" 2> "$work/serve$n.err" &
         server=$!
         wait_for "$work/serve$n.out" "listening on"
         addr=$(sed -n 's/^listening on //p' "$work/serve$n.out")

@@ -2,7 +2,7 @@ import Logging
 import NIOCore
 import NIOWebSocket
 
-/// One open WebSocket carrying text messages, on either side (accepted by ``WebSocketServer`` or made by
+/// One open WebSocket carrying text messages (and binary ones where the application accepts them), on either side (accepted by ``WebSocketServer`` or made by
 /// ``WebSocketClient``).
 ///
 /// All methods are safe from any thread or task and never block: work hops onto the connection's event loop.
@@ -17,7 +17,8 @@ public final class WebSocketConnection: Sendable {
     /// The HTTP path of the upgrade request (`"/party/ABC"`); for client connections, the path connected to.
     public let requestPath: String
 
-    /// Text messages from the peer in arrival order, each stamped with its receive time. Finishes when the connection closes.
+    /// Messages from the peer in arrival order, each stamped with its receive time: text, and binary ones
+    /// after ``acceptBinaryMessages()``. Finishes when the connection closes.
     /// Iterate it from one task; cancelling that iteration closes the connection.
     public let inbound: AsyncStream<InboundMessage>
 
@@ -50,6 +51,23 @@ public final class WebSocketConnection: Sendable {
     /// Queues one text message. Returns at once; the message is dropped if the connection is closing or closed.
     public func send(_ text: String) {
         self.onLoop { $0.send(text) }
+    }
+
+    /// Queues one binary message (its payload as is). Returns at once; dropped if the connection is
+    /// closing or closed. The peer must accept binary messages: a ``WebSocketConnection`` closes with
+    /// code 1003 on a binary frame unless its application called ``acceptBinaryMessages()``.
+    public func send(binary data: ByteBuffer) {
+        self.onLoop { $0.send(binary: data) }
+    }
+
+    /// Delivers the peer's binary messages on ``inbound`` from now on (``InboundMessage/binary``);
+    /// until this is called, a binary frame closes the connection with code 1003 ("binary frames
+    /// are not supported"). Binary messages count against the same limits as text ones
+    /// (``WebSocketLimits/maxMessageBytes``, checked on a frame's length before its payload is read).
+    /// Takes effect before any message sent after it is written, so a peer that sends binary only
+    /// in answer to such a message is never refused.
+    public func acceptBinaryMessages() {
+        self.onLoop { $0.acceptBinaryMessages() }
     }
 
     /// Queues one text message made on the event loop just before it is written: `make` gets that

@@ -4,7 +4,8 @@ import NIOWebSocket
 
 /// The last handler of an upgraded connection: turns channel events into ``WebSocketLifecycle`` events
 /// and performs the actions it returns. Delivers text messages to the inbound stream (stamped with the
-/// time they were read, here on the event loop), answers pings, and runs the timers the lifecycle asks for.
+/// time they were read, here on the event loop) and, once the application accepts them, binary ones;
+/// answers pings, and runs the timers the lifecycle asks for.
 ///
 /// Everything here runs on the channel's event loop; ``WebSocketConnection`` reaches it through a
 /// `NIOLoopBound`.
@@ -22,6 +23,9 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
     private let logger: Logger
 
     private var lifecycle: WebSocketLifecycle
+    /// Whether binary messages are delivered (after ``acceptBinaryMessages()``) rather than closing
+    /// the connection with 1003.
+    private var acceptsBinary = false
     private var context: ChannelHandlerContext?
     private var pingTask: Scheduled<Void>?
     private var idleTask: Scheduled<Void>?
@@ -85,7 +89,13 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
                 self.perform(self.lifecycle.violated(.flood), context: context)
             }
         case .binary:
-            self.perform(self.lifecycle.violated(.binaryMessage), context: context)
+            guard self.acceptsBinary else {
+                self.perform(self.lifecycle.violated(.binaryMessage), context: context)
+                return
+            }
+            if case .dropped = self.continuation.yield(InboundMessage(binary: frame.unmaskedData, receivedAt: InboundMessage.monotonicNow())) {
+                self.perform(self.lifecycle.violated(.flood), context: context)
+            }
         case .ping:
             self.write(opcode: .pong, data: frame.unmaskedData, context: context)
         case .pong:
@@ -120,9 +130,24 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
     /// Sends one text message; dropped when the connection is closing or closed.
     func send(_ text: String) {
         guard let context = self.context else { return }
+        self.send(opcode: .text, data: context.channel.allocator.buffer(string: text), context: context)
+    }
+
+    /// Sends one binary message; dropped when the connection is closing or closed.
+    func send(binary data: ByteBuffer) {
+        guard let context = self.context else { return }
+        self.send(opcode: .binary, data: data, context: context)
+    }
+
+    /// From now on, binary messages from the peer are delivered instead of closing the connection.
+    func acceptBinaryMessages() {
+        self.acceptsBinary = true
+    }
+
+    private func send(opcode: WebSocketOpcode, data: ByteBuffer, context: ChannelHandlerContext) {
         let action = self.lifecycle.sendRequested(writable: context.channel.isWritable)
         if case .writeMessage = action {
-            self.write(opcode: .text, data: context.channel.allocator.buffer(string: text), context: context)
+            self.write(opcode: opcode, data: data, context: context)
         } else {
             self.perform(action, context: context)
         }

@@ -78,12 +78,25 @@ import Testing
         let messages: [RelayMessage] = [
             .offer(RelayOffer(party: "p", seat: "t", items: [.init(index: 0, bytes: 10)])),
             .fetch(RelayFetch(id: 1, item: 0, offset: 32768, length: 100)),
-            .chunk(RelayChunk(id: 1, data: Data([0, 1, 2, 255]))),
             .failed(RelayFailed(id: 2, reason: "gone")),
         ]
         for message in messages { #expect(RelayProtocol.decode(RelayProtocol.encode(message)) == message) }
-        for text in ["", "{}", "[]", #"{"type":"relayFetch"}"#, #"{"type":"hello"}"#, String(repeating: "x", count: 70_000)] {
+        // A version-2 host's base64 chunk is not a relay message any more.
+        for text in ["", "{}", "[]", #"{"type":"relayFetch"}"#, #"{"type":"hello"}"#, #"{"type":"relayChunk","id":1,"data":"AAE="}"#,
+                     String(repeating: "x", count: 70_000)] {
             #expect(RelayProtocol.decode(text) == nil)
+        }
+    }
+
+    @Test func chunkFramesRoundTripAndOthersAreNil() {
+        let full = RelayChunk(id: Int.max, data: (0..<RelayProtocol.chunkBytes).map { UInt8(truncatingIfNeeded: $0) })
+        for chunk in [RelayChunk(id: 1, data: [0, 1, 2, 255]), RelayChunk(id: 0x0102_0304_0506, data: []), full] {
+            #expect(RelayProtocol.decodeChunk(RelayProtocol.encodeChunk(chunk)) == chunk)
+        }
+        #expect(RelayProtocol.encodeChunk(RelayChunk(id: 258, data: [7])) == [1, 0, 0, 0, 0, 0, 0, 1, 2, 7])
+        let tooLong = RelayProtocol.encodeChunk(full) + [0]
+        for frame: [UInt8] in [[], [1], [1, 0, 0, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0, 0, 0, 1, 9], [1, 0x80, 0, 0, 0, 0, 0, 0, 0], tooLong] {
+            #expect(RelayProtocol.decodeChunk(frame) == nil, "\(frame.prefix(12))")
         }
     }
 }

@@ -126,7 +126,14 @@ import Testing
         h.connect(5, at: 2)
         let v1 = h.sendText(5, #"{"type":"hello","version":1,"party":"old","key":"k","name":"Old","create":{"items":["a.mp4"],"control":"host","handoff":false,"graceSeconds":30,"stallWaitSeconds":3}}"#, at: 2)
         #expect(v1.errors(to: 5).map(\.code) == [.versionMismatch])
-        #expect(v1.errors(to: 5).first?.message.contains("protocol 2, the client 1") == true)
+        #expect(v1.errors(to: 5).first?.message.contains("protocol 3, the client 1") == true)
+        // A version-2 host (base64 relay chunks) as it was written: the same.
+        h.connect(6, at: 2)
+        let v2 = h.sendText(6, #"{"type":"hello","version":2,"party":"old2","key":"k","name":"Old","create":{"items":[{"title":"a.mp4","identity":{"duration":60,"streams":["video h264 640x360"],"bytes":519820,"sampleSHA256":"00"}}],"control":"host","handoff":false,"graceSeconds":30,"stallWaitSeconds":3}}"#, at: 2)
+        #expect(v2.errors(to: 6).map(\.code) == [.versionMismatch])
+        #expect(v2.errors(to: 6).first?.message == "version mismatch: this server speaks protocol 3, the client 2")
+        #expect(v2.closed == [6])
+        #expect(h.core.partyCount == 1)
     }
 
     @Test func secondHostIsRefused() {

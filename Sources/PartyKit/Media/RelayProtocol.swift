@@ -4,15 +4,19 @@ import Foundation
 /// which the server fetches the bytes of the host's files for members without a copy. The host
 /// dials the server, so a host behind NAT can share its files; the server never dials the host.
 ///
-/// One JSON object per WebSocket text frame, `{"type": …}` like the party protocol:
+/// Control messages are JSON objects, one per WebSocket text frame, `{"type": …}` like the party
+/// protocol; the media bytes travel raw, one chunk per binary frame (``RelayChunk``):
 /// - host → server `relayOffer` {`party`, `seat` (the host's seat token from its welcome: guests know
 ///   the key, only the host knows this), `items` [{`index`, `bytes`, `sha256`?}]}
-/// - server → host `relayFetch` {`id`, `item`, `offset`, `length`} (length ≤ ``chunkBytes``)
-/// - host → server `relayChunk` {`id`, `data` (base64)} or `relayFailed` {`id`, `reason`}
+/// - server → host `relayFetch` {`id`, `item`, `offset`, `length`} (length ≤ ``RelayProtocol/chunkBytes``)
+/// - host → server a binary frame with the chunk (``RelayProtocol/encodeChunk(_:)``), or the text
+///   message `relayFailed` {`id`, `reason`}
+///
+/// Up to party protocol version 2, chunks were text messages `relayChunk` {`id`, `data` (base64)}:
+/// base64 made the host upload 4/3 of the bytes watched.
 public enum RelayMessage: Sendable, Equatable {
     case offer(RelayOffer)
     case fetch(RelayFetch)
-    case chunk(RelayChunk)
     case failed(RelayFailed)
 }
 
@@ -41,10 +45,12 @@ public struct RelayFetch: Sendable, Codable, Equatable {
     public init(id: Int, item: Int, offset: Int64, length: Int) { self.id = id; self.item = item; self.offset = offset; self.length = length }
 }
 
-public struct RelayChunk: Sendable, Codable, Equatable {
+/// The bytes a ``RelayFetch`` asked for: one binary WebSocket frame, host → server.
+public struct RelayChunk: Sendable, Equatable {
+    /// The fetch's `id`.
     public var id: Int
-    public var data: Data
-    public init(id: Int, data: Data) { self.id = id; self.data = data }
+    public var data: [UInt8]
+    public init(id: Int, data: [UInt8]) { self.id = id; self.data = data }
 }
 
 public struct RelayFailed: Sendable, Codable, Equatable {
@@ -54,9 +60,39 @@ public struct RelayFailed: Sendable, Codable, Equatable {
 }
 
 public enum RelayProtocol {
-    /// Bytes per fetch: base64 makes 32 KiB into 43,692 characters, which with its JSON stays under
-    /// the party server's 64 KiB message limit (``PartyProtocol/maxMessageBytes``).
+    /// Bytes per fetch. A chunk's frame (``chunkHeaderBytes`` more) stays well under the party
+    /// server's 64 KiB message limit (``PartyProtocol/maxMessageBytes``), which caps binary frames
+    /// as it does text ones; and the server's disk cache names its files by chunk index, so this
+    /// size is part of what is stored there.
     public static let chunkBytes = 32 * 1024
+
+    /// The first byte of a chunk frame: what the frame is. Any other value is refused, which leaves
+    /// room for other binary frames in a later version.
+    public static let chunkFrameKind: UInt8 = 1
+
+    /// A chunk frame's header: the kind (1 byte), then the fetch's id (8 bytes, big-endian unsigned).
+    public static let chunkHeaderBytes = 9
+
+    /// The header of the frame carrying chunk `id`: its payload follows it, as is.
+    public static func chunkHeader(id: Int) -> [UInt8] {
+        let id = UInt64(clamping: id)
+        return [chunkFrameKind] + (0..<8).map { UInt8(truncatingIfNeeded: id >> (56 - 8 * $0)) }
+    }
+
+    /// A chunk as one binary frame: ``chunkHeader(id:)`` then the bytes.
+    public static func encodeChunk(_ chunk: RelayChunk) -> [UInt8] {
+        chunkHeader(id: chunk.id) + chunk.data
+    }
+
+    /// The chunk in a binary frame; nil for a frame that is not one (another kind, a short header,
+    /// an id out of range, more than ``chunkBytes`` of payload).
+    public static func decodeChunk<Frame: Collection<UInt8>>(_ frame: Frame) -> RelayChunk? {
+        guard frame.count >= chunkHeaderBytes, frame.count - chunkHeaderBytes <= chunkBytes,
+              frame.first == chunkFrameKind else { return nil }
+        let id = frame.dropFirst().prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        guard id <= UInt64(Int.max) else { return nil }
+        return RelayChunk(id: Int(id), data: Array(frame.dropFirst(chunkHeaderBytes)))
+    }
     /// The WebSocket path of a party's relay connection.
     public static func path(party: String) -> String { "/party/\(party)/relay" }
 
@@ -75,7 +111,6 @@ public enum RelayProtocol {
         switch message {
         case .offer(let m): data = try! encoder.encode(Tagged(type: "relayOffer", body: m))
         case .fetch(let m): data = try! encoder.encode(Tagged(type: "relayFetch", body: m))
-        case .chunk(let m): data = try! encoder.encode(Tagged(type: "relayChunk", body: m))
         case .failed(let m): data = try! encoder.encode(Tagged(type: "relayFailed", body: m))
         }
         return String(decoding: data, as: UTF8.self)
@@ -90,7 +125,6 @@ public enum RelayProtocol {
         switch type {
         case "relayOffer": return (try? decoder.decode(Tagged<RelayOffer>.self, from: data)).map { .offer($0.body) }
         case "relayFetch": return (try? decoder.decode(Tagged<RelayFetch>.self, from: data)).map { .fetch($0.body) }
-        case "relayChunk": return (try? decoder.decode(Tagged<RelayChunk>.self, from: data)).map { .chunk($0.body) }
         case "relayFailed": return (try? decoder.decode(Tagged<RelayFailed>.self, from: data)).map { .failed($0.body) }
         default: return nil
         }

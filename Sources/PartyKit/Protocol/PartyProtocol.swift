@@ -4,7 +4,8 @@ import Foundation
 public enum PartyProtocol {
     /// Bumped on any incompatible change; a hello with another version is refused with a clear error.
     /// 2: items are media descriptors (``MediaItem``), not file names.
-    public static let version = 2
+    /// 3: the host's relay connection sends media chunks as binary frames (``RelayChunk``), not base64 text.
+    public static let version = 3
     /// Largest message accepted (bytes of JSON). A welcome with 50 chat lines and a long participant
     /// list stays far below it; anything larger is an attack or a bug.
     public static let maxMessageBytes = 64 * 1024

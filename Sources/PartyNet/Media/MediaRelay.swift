@@ -94,26 +94,37 @@ public final class MediaRelay: Sendable {
         for waiter in failed { waiter.resume(throwing: Failure(description: "the host's relay connection closed")) }
     }
 
-    /// A message on `party`'s relay connection.
+    /// A chunk on `party`'s relay connection: the waiting requests get it, the caches keep it.
+    /// One whose id is not a fetch of this party in flight is dropped; one of the wrong length fails
+    /// its requests and is kept nowhere (it would serve every later reader wrong bytes).
+    func received(_ chunk: RelayChunk, party: String) {
+        let bytes = chunk.data
+        let (waiters, outcome, onDisk) = state.withLock { state -> ([CheckedContinuation<[UInt8], any Error>], Result<[UInt8], Failure>, DiskPlace?) in
+            guard let key = state.inFlight[chunk.id], key.party == party else { return ([], .success(bytes), nil) }
+            state.inFlight[chunk.id] = nil
+            state.uploaded += Int64(bytes.count)
+            let waiters = state.waiting.removeValue(forKey: key) ?? []
+            let expected = expectedLength(key, in: state)
+            guard bytes.count == expected else {
+                return (waiters, .failure(Failure(description: "the host sent \(bytes.count) bytes for a chunk of \(expected ?? 0)")), nil)
+            }
+            store(key, bytes, in: &state)
+            return (waiters, .success(bytes), diskPlace(key, in: state))
+        }
+        for waiter in waiters { waiter.resume(with: outcome.mapError { $0 as any Error }) }
+        if let disk, let onDisk {
+            // Kept on disk off the caller's path (file I/O on NIO's thread pool).
+            Task { await disk.write(onDisk.key, bytes) }
+        }
+    }
+
+    /// A control message on `party`'s relay connection.
     func received(_ message: RelayMessage, party: String) {
         switch message {
-        case .chunk(let chunk):
-            let bytes = [UInt8](chunk.data)
-            let (waiters, onDisk) = state.withLock { state -> ([CheckedContinuation<[UInt8], any Error>], DiskPlace?) in
-                guard let key = state.inFlight.removeValue(forKey: chunk.id), key.party == party else { return ([], nil) }
-                state.uploaded += Int64(bytes.count)
-                store(key, bytes, in: &state)
-                let place = diskPlace(key, in: state)
-                return (state.waiting.removeValue(forKey: key) ?? [], place?.length == bytes.count ? place : nil)
-            }
-            for waiter in waiters { waiter.resume(returning: bytes) }
-            if let disk, let onDisk {
-                // Kept on disk off the caller's path (file I/O on NIO's thread pool).
-                Task { await disk.write(onDisk.key, bytes) }
-            }
         case .failed(let failure):
             let waiters = state.withLock { state -> [CheckedContinuation<[UInt8], any Error>] in
-                guard let key = state.inFlight.removeValue(forKey: failure.id), key.party == party else { return [] }
+                guard let key = state.inFlight[failure.id], key.party == party else { return [] }
+                state.inFlight[failure.id] = nil
                 return state.waiting.removeValue(forKey: key) ?? []
             }
             for waiter in waiters { waiter.resume(throwing: Failure(description: "the host could not read it: \(failure.reason)")) }
@@ -170,12 +181,19 @@ public final class MediaRelay: Sendable {
     }
 
     private func diskPlace(_ key: ChunkKey, in state: State) -> DiskPlace? {
-        guard disk != nil, let upstream = state.upstreams[key.party], let identity = upstream.identities[key.item],
-              let size = upstream.sizes[key.item] else { return nil }
+        guard disk != nil, let identity = state.upstreams[key.party]?.identities[key.item],
+              let length = expectedLength(key, in: state) else { return nil }
+        return DiskPlace(key: RelayDiskCache.Key(party: key.party, item: key.item, identity: identity, index: key.index),
+                         length: length)
+    }
+
+    /// The length of a chunk of an item the party's host relays now: ``RelayProtocol/chunkBytes``,
+    /// less for the last one; nil past the end or for an item not relayed.
+    private func expectedLength(_ key: ChunkKey, in state: State) -> Int? {
+        guard let size = state.upstreams[key.party]?.sizes[key.item] else { return nil }
         let offset = key.index * Int64(RelayProtocol.chunkBytes)
         guard offset >= 0, offset < size else { return nil }
-        return DiskPlace(key: RelayDiskCache.Key(party: key.party, item: key.item, identity: identity, index: key.index),
-                         length: Int(min(Int64(RelayProtocol.chunkBytes), size - offset)))
+        return Int(min(Int64(RelayProtocol.chunkBytes), size - offset))
     }
 
     private func requestFetch(_ key: ChunkKey, in state: inout State) -> Failure? {

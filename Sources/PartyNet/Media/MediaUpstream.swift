@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Logging
+import NIOCore
 import PartyKit
 import WebSocketTransport
 
@@ -70,8 +71,11 @@ public struct MediaUpstream: Sendable {
                     continue
                 }
                 do {
+                    // The bytes as they are, in one binary frame: base64 text would upload 4/3 of them.
                     let data = try await reader.read(offset: fetch.offset, length: fetch.length)
-                    connection.send(RelayProtocol.encode(.chunk(RelayChunk(id: fetch.id, data: data))))
+                    var frame = ByteBuffer(bytes: RelayProtocol.chunkHeader(id: fetch.id))
+                    frame.writeBytes(data)
+                    connection.send(binary: frame)
                 } catch {
                     connection.send(RelayProtocol.encode(.failed(RelayFailed(id: fetch.id, reason: "\(error)"))))
                 }

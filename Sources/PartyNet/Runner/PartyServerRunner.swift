@@ -82,10 +82,21 @@ public actor PartyServerRunner {
     }
 
     /// A host's relay connection: its first message offers the party's items with the host's seat
-    /// token (a guest, who knows only the key, cannot relay); then it answers fetches until it closes.
+    /// token (a guest, who knows only the key, cannot relay); then it answers fetches until it closes,
+    /// with chunks in binary frames, which the connection accepts only from then on (a binary frame
+    /// before a good offer closes it, 1003, as on any other connection).
     private func acceptRelay(_ connection: WebSocketConnection) async {
         var party: String?
         for await inbound in connection.inbound {
+            if let frame = inbound.binary {
+                // Binary frames are delivered only after the offer was accepted, so `party` is set.
+                guard let party, let chunk = RelayProtocol.decodeChunk(frame.readableBytesView) else {
+                    connection.close(code: .unacceptableData, reason: "not a relay chunk frame")
+                    break
+                }
+                media.relay.received(chunk, party: party)
+                continue
+            }
             guard let message = RelayProtocol.decode(inbound.text) else {
                 connection.close(reason: "not a relay message")
                 break
@@ -102,6 +113,8 @@ public actor PartyServerRunner {
                 break
             }
             party = offer.party
+            // Before the first fetch can go out (the relay sends them once attached).
+            connection.acceptBinaryMessages()
             media.serveRelayed(party: offer.party, token: token)
             media.relay.attach(party: offer.party, connection: connection, items: offer.items)
             logger.info("relaying media", metadata: ["party": "\(offer.party)", "items": "\(offer.items.count)"])

@@ -26,6 +26,11 @@ final class RecordingProxy: Sendable {
         }
     }
 
+    /// How many bytes the clients sent through the proxy, over every connection: what they uploaded.
+    var clientByteCount: Int {
+        conversations.withLock { all in all.values.reduce(0) { $0 + $1.upstream.count } }
+    }
+
     /// The payloads of a plain WebSocket client's frames after its HTTP upgrade request; nothing for
     /// anything else (TLS records, plain HTTP).
     static func unmaskedClientFrames(_ bytes: [UInt8]) -> [UInt8] {

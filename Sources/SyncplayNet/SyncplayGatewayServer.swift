@@ -1,164 +1,85 @@
-import Foundation
-import MediaTime
+import Logging
 import NIOCore
 import NIOPosix
+import PartyNet
 import SyncplayKit
 import Synchronization
 
-/// What the gateway serves Syncplay clients from: a room's state and its rules. The party side
-/// of `serve --syncplay` implements it over the party API (docs/syncplay.md); tests use a room of
-/// their own.
-public protocol SyncplayRoomHost: Sendable {
-    /// The room's state now.
-    func room() async -> SyncplayServerCore.Room
-    /// Lets a client in; returns the name it is shown as.
-    func join(name: String, room: String) async -> String
-    /// A client's pause, resume or seek; false when refused (the client is then forced back).
-    func request(_ request: SyncplayServerCore.Request, from name: String) async -> Bool
-    func chat(_ text: String, from name: String) async
-    func left(_ name: String) async
-}
-
-/// A Syncplay server on a TCP port whose rooms are a ``SyncplayRoomHost``: one
-/// ``SyncplayServerCore`` per client, driven by an actor of its own.
+/// `tandem serve --syncplay [HOST:]PORT`: a Syncplay server on a TCP port whose rooms are the
+/// parties of a ``PartyServerRunner`` in this process. Each Syncplay client is a
+/// ``SyncplayGatewayClient``: an in-process member of its party, named "NAME (Syncplay)"
+/// (docs/syncplay.md). Plain TCP: a client asking for STARTTLS is told "false" and goes on in
+/// plain text, as with a Syncplay server without a certificate.
 public final class SyncplayGatewayServer: Sendable {
-    /// How often each connection's core is ticked (its states go out once a second).
-    static let tickInterval = 0.25
+    /// Clients at once; one more is told so and closed. Each costs a member, a task and a timer.
+    public static let maxClients = 512
 
     private let channel: any Channel
-    private let connections: Registry
+    private let clients: Registry
 
+    /// The port it listens on.
     public var port: Int { channel.localAddress?.port ?? 0 }
 
-    private init(channel: any Channel, connections: Registry) {
+    private init(channel: any Channel, clients: Registry) {
         self.channel = channel
-        self.connections = connections
+        self.clients = clients
     }
 
-    /// Listens on `host:port` (0: any free port). `passwordDigest`: the MD5 hex clients must give.
-    public static func start(host: String, port: Int, passwordDigest: String?, room: any SyncplayRoomHost) async throws -> SyncplayGatewayServer {
-        let connections = Registry()
+    /// Listens on `host:port` (0: any free port) for Syncplay clients of `parties`' parties.
+    public static func start(host: String, port: Int, parties: PartyServerRunner, logger: Logger) async throws -> SyncplayGatewayServer {
+        let clients = Registry()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { child in
-                let connection = SyncplayGatewayConnection(channel: child, core: SyncplayServerCore(passwordDigest: passwordDigest), room: room)
-                connections.add(connection)
+                let peer = child.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "?"
+                guard clients.count < maxClients else {
+                    logger.warning("syncplay gateway full: refused", metadata: ["peer": "\(peer)"])
+                    return child.eventLoop.makeCompletedFuture {
+                        try child.pipeline.syncOperations.addHandler(Refuser(reason: "the gateway has \(maxClients) clients already"))
+                    }
+                }
+                let client = SyncplayGatewayClient(channel: child, peer: peer, parties: parties, logger: logger) { clients.remove($0) }
+                clients.add(client)
                 return child.eventLoop.makeCompletedFuture {
-                    try child.pipeline.syncOperations.addHandler(SyncplayLineHandler(maxLineBytes: SyncplayCodec.maxLineBytes) { event in
-                        connection.deliver(event)
-                    })
+                    try child.pipeline.syncOperations.addHandler(
+                        SyncplayLineHandler(maxLineBytes: SyncplayCodec.maxLineBytes, answersRefusals: true) { client.deliver($0) })
                 }
             }
             .bind(host: host, port: port).get()
-        return SyncplayGatewayServer(channel: channel, connections: connections)
+        logger.info("syncplay gateway listening", metadata: ["port": "\(channel.localAddress?.port ?? 0)"])
+        return SyncplayGatewayServer(channel: channel, clients: clients)
     }
 
-    /// The room changed (a pause, resume or seek): every client is forced to it.
-    public func roomChanged(doSeek: Bool) async {
-        for connection in connections.all { await connection.force(doSeek: doSeek) }
-    }
+    /// Clients connected now.
+    public var clientCount: Int { clients.count }
 
+    /// Stops listening and closes every client (each member leaves its party).
     public func stop() async {
         try? await channel.close()
-        for connection in connections.all { connection.close() }
+        for client in clients.all { client.close() }
+        for client in clients.all { await client.finished() }
+    }
+
+    /// Tells a client it cannot be served, once connected, and closes.
+    private final class Refuser: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        let reason: String
+        init(reason: String) { self.reason = reason }
+
+        func channelActive(context: ChannelHandlerContext) {
+            let channel = context.channel
+            channel.writeAndFlush(channel.allocator.buffer(string: SyncplayCodec.encodeLine(.error(reason))), promise: nil)
+            SyncplayLingeringClose.close(channel)
+            context.fireChannelActive()
+        }
     }
 
     private final class Registry: Sendable {
-        private let list = Mutex<[SyncplayGatewayConnection]>([])
-        func add(_ connection: SyncplayGatewayConnection) { list.withLock { $0.append(connection) } }
-        var all: [SyncplayGatewayConnection] { list.withLock { $0 } }
-    }
-}
-
-/// One Syncplay client of the gateway: its events in order, its core, its ticks.
-final class SyncplayGatewayConnection: Sendable {
-    private let channel: any Channel
-    private let events: AsyncStream<SyncplayConnection.Event>.Continuation
-    private let driver: Driver
-
-    init(channel: any Channel, core: SyncplayServerCore, room: any SyncplayRoomHost) {
-        self.channel = channel
-        let (stream, events) = AsyncStream.makeStream(of: SyncplayConnection.Event.self)
-        self.events = events
-        let driver = Driver(channel: channel, core: core, room: room)
-        self.driver = driver
-        Task { await driver.run(stream) }
-    }
-
-    func deliver(_ event: SyncplayConnection.Event) {
-        events.yield(event)
-        if event == .closed { events.finish() }
-    }
-
-    func force(doSeek: Bool) async { await driver.force(doSeek: doSeek) }
-
-    func close() { channel.close(promise: nil) }
-
-    private actor Driver {
-        let channel: any Channel
-        var core: SyncplayServerCore
-        let room: any SyncplayRoomHost
-        let clock = MonotonicTimeSource()
-
-        init(channel: any Channel, core: SyncplayServerCore, room: any SyncplayRoomHost) {
-            self.channel = channel
-            self.core = core
-            self.room = room
-        }
-
-        func run(_ events: AsyncStream<SyncplayConnection.Event>) async {
-            let ticker = Task { [weak self] in
-                while !Task.isCancelled {
-                    try? await Task.sleep(nanoseconds: UInt64(SyncplayGatewayServer.tickInterval * 1e9))
-                    await self?.tick()
-                }
-            }
-            for await event in events {
-                guard case .line(let bytes) = event else { continue }
-                do throws(SyncplayProtocolError) {
-                    for message in try SyncplayCodec.decode(bytes) {
-                        let state = await room.room()
-                        await perform(core.receive(message, now: clock.now(), room: state))
-                    }
-                } catch {
-                    await perform([.send(.error("bad line: \(error)")), .close("bad line")])
-                }
-            }
-            ticker.cancel()
-            if core.phase == .inRoom { await room.left(core.name) }
-        }
-
-        func tick() async {
-            let state = await room.room()
-            await perform(core.tick(now: clock.now(), room: state))
-        }
-
-        func force(doSeek: Bool) async {
-            let state = await room.room()
-            await perform(core.force(state, doSeek: doSeek, now: clock.now()))
-        }
-
-        private func perform(_ actions: [SyncplayServerCore.Action]) async {
-            for action in actions {
-                switch action {
-                case .send(let message):
-                    channel.writeAndFlush(channel.allocator.buffer(string: SyncplayCodec.encodeLine(message)), promise: nil)
-                case .join(let name, let roomName):
-                    let given = await room.join(name: name, room: roomName)
-                    let state = await room.room()
-                    await perform(core.welcome(name: given, room: roomName, now: clock.now(), state: state))
-                case .request(let request):
-                    if !(await room.request(request, from: core.name)) { await force(doSeek: true) }
-                case .chat(let text):
-                    await room.chat(text, from: core.name)
-                case .listRequested:
-                    await perform(core.list(SyncplayUserList(entries: [])))
-                case .setReady, .file:
-                    break
-                case .close:
-                    channel.close(promise: nil)
-                }
-            }
-        }
+        private let clients = Mutex<[ObjectIdentifier: SyncplayGatewayClient]>([:])
+        func add(_ client: SyncplayGatewayClient) { clients.withLock { $0[ObjectIdentifier(client)] = client } }
+        func remove(_ client: SyncplayGatewayClient) { _ = clients.withLock { $0.removeValue(forKey: ObjectIdentifier(client)) } }
+        var all: [SyncplayGatewayClient] { clients.withLock { Array($0.values) } }
+        var count: Int { clients.withLock { $0.count } }
     }
 }

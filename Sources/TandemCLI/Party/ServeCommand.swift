@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import PartyNet
+import SyncplayNet
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,6 +16,7 @@ struct ServeCommand: AsyncParsableCommand {
     var cacheDir: String?
     @Option(name: .customLong("cache-size"), help: "Cap of the relay's disk cache in MB (0: memory only).")
     var cacheSize = Int(RelayDiskCache.defaultCapacityBytes >> 20)
+    @Option(help: SyncplayGatewayOption.help) var syncplay: SyncplayGatewayOption?
     @OptionGroup var security: SecurityOptions
     @OptionGroup var serving: ServingOptions
 
@@ -68,7 +70,9 @@ struct ServeCommand: AsyncParsableCommand {
             // Hosts pin this (`tandem host --server HOST:PORT --server-fp FP`), or trust it on first use.
             FileHandleOutput.standardOutput.write("fingerprint \(identity.fingerprint)\n")
         }
+        let gateway = try await syncplay?.start(parties: server, defaultHost: listen.host, logger: logger)
         await waitForSignalOrTimeout(duration)
+        await gateway?.stop()
         await server.stop()
     }
 }

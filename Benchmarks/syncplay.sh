@@ -39,7 +39,10 @@ mpv_ipc() {
     python3 - "$@" <<'PY'
 import json, socket, sys
 s = socket.socket(socket.AF_UNIX); s.settimeout(5); s.connect(sys.argv[1])
-args = [json.loads(a) if a[:1] in '0123456789-tf' else a for a in sys.argv[2:]]
+def arg(a):
+    try: return json.loads(a)
+    except ValueError: return a
+args = [arg(a) for a in sys.argv[2:]]
 s.sendall((json.dumps({"command": args, "request_id": 1}) + "\n").encode())
 buf = b""
 while True:
@@ -60,7 +63,7 @@ syncplay_peer() {
     syncplay --no-gui --no-store -a "127.0.0.1:$2" -n "$1" -r "$3" "${password[@]}" --player-path /usr/bin/mpv "$file" \
         -- --vo=null --ao=null --input-ipc-server="$work/$1.sock" > "$work/$1.log" 2>&1 &
 }
-wait_socket() { for _ in $(seq 600); do [ -S "$1" ] && mpv_ipc "$1" get_property duration > /dev/null 2>&1 && return 0; sleep 0.1; done; echo "no mpv on $1" >&2; exit 1; }
+wait_socket() { for _ in $(seq 600); do [ -S "$1" ] && mpv_ipc "$1" get_property duration > /dev/null 2>&1 && return 0; sleep 0.1; done; echo "no mpv on $1:" >&2; cat "${1%.sock}.log" >&2; exit 1; }
 # drive SOCKET: the host script's steps on a syncplay+mpv peer. Syncplay may answer the first resume
 # with "ready" and stay paused until the others are: a resume is asked again until mpv plays.
 drive() {
@@ -69,7 +72,7 @@ drive() {
     IFS=, read -ra steps_ <<< "$SCRIPT"
     for step in "${steps_[@]}"; do
         at=${step#*@}; action=${step%@*}; value=${action#*:}; action=${action%%:*}
-        sleep "$(awk -v s="$start" -v a="$at" -v n="$(date +%s.%N)" 'BEGIN { d = s + a - n; print d > 0 ? d : 0 }')"
+        sleep "$(awk -v s="$start" -v a="$at" -v n="$(date +%s.%N)" 'BEGIN { d = s + a - n; print (d > 0 ? d : 0) }')"
         case $action in
             play) for _ in $(seq 50); do mpv_ipc "$sock" set_property pause false > /dev/null
                       [ "$(mpv_ipc "$sock" get_property pause)" = false ] && break; sleep 0.1; done ;;
@@ -104,20 +107,20 @@ fi
 if [[ " $steps " == *" 2 "* ]]; then
     echo "## 2. one Tandem party (host --syncplay): a Tandem guest and a syncplay+mpv guest against the host"
     # The host's script starts once the guests had time to join (syncplay and mpv start slowly).
-    late=$(tr , '\n' <<< "$SCRIPT" | awk -F@ -v d="$GUESTS_JOIN" '{ printf "%s%s@%g", NR > 1 ? "," : "", $1, $2 + d }')
+    late=$(tr , '\n' <<< "$SCRIPT" | awk -F@ -v d="$GUESTS_JOIN" '{ printf "%s%s@%g", (NR > 1 ? "," : ""), $1, $2 + d }')
     "$tandem" host "$file" --listen 127.0.0.1:0 --syncplay 127.0.0.1:0 --headless --party bench --key benchkey --name host \
         --control everyone --ipc "$work/host.sock" --duration $((SAMPLE + GUESTS_JOIN + 20)) --script "$late" \
         > "$work/host.out" 2> "$work/host.err" &
     wait_for "$work/host.out" "^tandem"
     wait_for "$work/host.err" "syncplay gateway on"
     link=$(grep -m1 '^tandem' "$work/host.out")
-    gateway=$(sed -n 's/^syncplay gateway on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/host.err")
+    gateway=$(sed -n 's/.*syncplay gateway on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/host.err")
     (cd "$work" && exec "$tandem" join "$link" --headless --name tandem --media "$(dirname "$file")" --ipc "$work/tandem.sock" \
         --duration $((SAMPLE + GUESTS_JOIN + 15))) > "$work/guest.out" 2> "$work/guest.err" &
     syncplay_peer syncplay "$gateway" bench benchkey
     wait_socket "$work/syncplay.sock"
     # Sampling starts with the host's script (at GUESTS_JOIN s after the host joined, about now or later).
-    sleep "$(awk -v h="$(stat -c %Y "$work/host.out")" -v n="$(date +%s)" -v d="$GUESTS_JOIN" 'BEGIN { w = h + d - n - 1; print w > 0 ? w : 0 }')"
+    sleep "$(awk -v h="$(stat -c %Y "$work/host.out")" -v n="$(date +%s)" -v d="$GUESTS_JOIN" 'BEGIN { w = h + d - n - 1; print (w > 0 ? w : 0) }')"
     "$tandem" bench party --ipc "$work/host.sock" --ipc "$work/tandem.sock" --ipc "$work/syncplay.sock" --duration "$SAMPLE"
     quit_mpvs
 fi

@@ -7,7 +7,7 @@
 #   2. one Tandem party served by `tandem host --syncplay`: the host, a Tandem guest, and a syncplay+mpv
 #      guest through the gateway, same run: each guest's skew against the host (Syncplay's class is
 #      ~100 ms; a Tandem guest's sub-millisecond).
-# Usage: Benchmarks/syncplay.sh [1|2]...   (both without arguments; SHORT=1: a quick check run)
+# Usage: Benchmarks/syncplay.sh [1|2]...   (both without arguments; SHORT=1: a quick check run; FILE=: the media)
 # Run it with nothing else on the machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +23,9 @@ GUESTS_JOIN=10   # seconds the party's guests get to join before the host's scri
 scripts/install-deps.sh syncplay-server syncplay mpv >&2
 if [ -z "${TANDEM:-}" ]; then swift build -c release --product tandem >&2; fi
 tandem=${TANDEM:-$(swift build -c release --show-bin-path)/tandem}   # TANDEM=path: another build
-file=$PWD/assets/party.mp4
+# assets/party.mp4 is 10 fps: mpv under --vo=null reports time-pos a frame at a time, so a syncplay+mpv
+# peer's skew is read in 100 ms steps. FILE=bench-out/1080p-h264.mp4 (Benchmarks/make-media.sh) reads finer.
+file=$(realpath "${FILE:-assets/party.mp4}")
 work=$(mktemp -d)
 export HOME=$work XDG_CONFIG_HOME=$work/.config   # syncplay's settings stay out of the user's
 unset DISPLAY
@@ -55,7 +57,7 @@ while True:
         if msg.get("request_id") == 1: print(json.dumps(msg.get("data"))); sys.exit(0)
 PY
 }
-# syncplay_peer NAME PORT ROOM [PASSWORD]: a syncplay --no-gui client playing assets/party.mp4 in mpv
+# syncplay_peer NAME PORT ROOM [PASSWORD]: a syncplay --no-gui client playing $file in mpv
 # (no video, no sound) with its IPC at $work/NAME.sock.
 syncplay_peer() {
     local password=()

@@ -125,7 +125,7 @@ let package = Package(
         .target(
             name: "SyncplayNet",
             dependencies: [
-                "SyncplayKit", "PlayerCore", "FFmpegKit", "MediaTime",
+                "SyncplayKit", "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartyNet",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -222,7 +222,7 @@ let package = Package(
         .testTarget(
             name: "SyncplayNetTests",
             dependencies: [
-                "SyncplayNet", "SyncplayKit", "PlayerCore",
+                "SyncplayNet", "SyncplayKit", "PlayerCore", "PartyKit", "PartyNet",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -1,15 +1,16 @@
 import Foundation
 
-/// The server side of one Syncplay client's connection, as a pure state machine: the first piece
-/// of the gateway that lets Syncplay clients into Tandem parties (docs/syncplay.md). It knows
-/// nothing of parties: the gateway tells it the room's playstate and who is there, and carries
-/// out what it asks (join as NAME, request a pause or seek, relay a chat line).
+/// The server side of one Syncplay client's connection, as a pure state machine: what the gateway
+/// (`tandem serve --syncplay`, docs/syncplay.md) runs per Syncplay client. It knows nothing of
+/// parties: the gateway tells it the room's playstate, checks the password it is handed, and
+/// carries out what it asks (join as NAME, request a pause or seek, relay a chat line).
 ///
-/// It answers STARTTLS with "false" (the gateway has no certificate of its own yet), checks the
-/// MD5 of the password against the expected one, sends a `State` every ``stateInterval`` with the
-/// ping fields, settles the "ignoring on the fly" counters as Syncplay's server does, and turns a
-/// client's pause, resume and seek into requests; a refused request is answered with a forced
-/// state, so the client's player snaps back.
+/// It answers STARTTLS with "false" (the gateway has no TLS of its own), hands the password's MD5
+/// to the gateway with the join, sends a `State` every ``stateInterval`` with the ping fields,
+/// settles the "ignoring on the fly" counters as Syncplay's server does, and turns a client's
+/// pause, resume and seek into requests; a refused request is answered with a forced state, so the
+/// client's player snaps back. A client that drifts from the room is sought back to it (Syncplay's
+/// own client never catches up when it is behind: its server takes the slowest client as the room).
 public struct SyncplayServerCore: Sendable {
     /// The room's state as the gateway reads it from the party.
     public struct Room: Sendable, Equatable {
@@ -32,9 +33,9 @@ public struct SyncplayServerCore: Sendable {
 
     public enum Action: Sendable, Equatable {
         case send(SyncplayMessage)
-        /// The client said hello with the right password: let it into `room` as `name`, then call
-        /// ``welcome(name:room:now:)``.
-        case join(name: String, room: String)
+        /// The client said hello: check `password` (the MD5 hex it gave, nil for none), then let it
+        /// into `room` with ``welcome(name:room:now:state:)`` or turn it away with ``deny(_:)``.
+        case join(name: String, room: String, password: String?)
         case request(Request)
         case chat(String)
         case setReady(Bool)
@@ -52,30 +53,48 @@ public struct SyncplayServerCore: Sendable {
     public static let stateInterval = 1.0
     /// A client silent this long is dropped (Syncplay's PROTOCOL_TIMEOUT).
     public static let protocolTimeout = 12.5
+    /// A connection must say hello this soon (Syncplay's client sends it at once; a port scanner or
+    /// a stuck peer must not hold a connection).
+    public static let helloTimeout = 10.0
+    /// More lines than this in one second is a flood: the client is dropped. A Syncplay client sends
+    /// about two a second (its answer to each state, and a change now and then).
+    public static let floodLimit = 100
+    /// The name on states the gateway forces by its own decision (a refusal, a correction): never
+    /// the client's own, which its player would ignore ("caught attempt to seek with self").
+    public static let gatewayName = "Tandem"
 
-    /// MD5 hex of the password clients must give; nil: none needed.
-    public let passwordDigest: String?
     public let motd: String
-    public private(set) var phase = Phase.awaitingHello
-    public private(set) var name = ""
-    public private(set) var clientVersion = SyncplayClientCore.compatibilityVersion
-    public private(set) var ping = SyncplayPing()
+    public internal(set) var phase = Phase.awaitingHello
+    public internal(set) var name = ""
+    public internal(set) var clientVersion = SyncplayClientCore.compatibilityVersion
+    public internal(set) var ping = SyncplayPing()
     var clientIgnoringOnTheFly = 0
     var serverIgnoringOnTheFly = 0
     var clientStamp: Double?
     var clientStampArrival = 0.0
-    var lastHeard = 0.0
+    var lastHeard: Double
     var lastSent = -Double.infinity
+    var windowStart: Double
+    var windowCount = 0
+    var drift = DriftWatch()
 
-    public init(passwordDigest: String?, motd: String = "") {
-        self.passwordDigest = passwordDigest
+    /// A connection opened at `now`.
+    public init(motd: String = "", now: Double) {
         self.motd = motd
+        lastHeard = now
+        windowStart = now
     }
 
     /// A message from the client at `now`; `room` is the room's state now (nil before joining).
     public mutating func receive(_ message: SyncplayMessage, now: Double, room: Room?) -> [Action] {
         guard phase != .closed else { return [] }
         lastHeard = now
+        if now - windowStart >= 1 {
+            windowStart = now
+            windowCount = 0
+        }
+        windowCount += 1
+        if windowCount > Self.floodLimit { return deny("more than \(Self.floodLimit) messages a second") }
         switch message {
         case .tls:
             // Syncplay answers "false" once logged in too.
@@ -85,21 +104,20 @@ public struct SyncplayServerCore: Sendable {
             guard let name = hello.username?.trimmingCharacters(in: .whitespaces), !name.isEmpty,
                   let roomName = hello.room?.trimmingCharacters(in: .whitespaces), !roomName.isEmpty,
                   let version = hello.effectiveVersion else {
-                return refuse("Not enough Hello arguments")
-            }
-            if let passwordDigest {
-                guard let given = hello.password else { return refuse("Password required") }
-                guard given == passwordDigest else { return refuse("Wrong password supplied") }
+                return deny("Not enough Hello arguments")
             }
             clientVersion = hello.version ?? version
             phase = .joining
-            return [.join(name: name, room: roomName)]
+            return [.join(name: name, room: roomName, password: hello.password)]
         case .error(let text):
-            return refuse(text)
+            return deny(text)
         case .unknown(let command):
-            return phase == .awaitingHello ? refuse("Unknown command \(command)") : []
+            return phase == .awaitingHello ? deny("Unknown command \(command)") : []
         default:
-            guard phase == .inRoom else { return refuse("Please login first") }
+            guard phase == .inRoom else {
+                // Syncplay's client may send its file and readiness before our Hello reaches it.
+                return phase == .joining ? [] : deny("Please login first")
+            }
             return inRoom(message, now: now, room: room)
         }
     }
@@ -119,19 +137,40 @@ public struct SyncplayServerCore: Sendable {
                 .send(.hello(hello))] + sendState(state, doSeek: true, forced: true, now: now)
     }
 
-    /// Time passes: a state every second, the silent client dropped.
-    public mutating func tick(now: Double, room: Room) -> [Action] {
-        guard phase == .inRoom else { return [] }
-        if now - lastHeard > Self.protocolTimeout { return refuse("no state from the client for \(Self.protocolTimeout) s") }
-        guard now - lastSent >= Self.stateInterval else { return [] }
-        return sendState(room, doSeek: false, forced: false, now: now)
+    /// Turns the client away (a wrong password, an unknown room…): an `Error` and the close.
+    public mutating func deny(_ reason: String) -> [Action] {
+        guard phase != .closed else { return [] }
+        phase = .closed
+        return [.send(.error(reason)), .close(reason)]
     }
 
-    /// The room changed (someone paused, resumed or seeked) or the client's request was refused:
-    /// a forced state the client must take.
-    public mutating func force(_ room: Room, doSeek: Bool, now: Double) -> [Action] {
+    /// Time passes: a state every second; a client that never said hello, or fell silent, is dropped.
+    public mutating func tick(now: Double, room: Room?) -> [Action] {
+        switch phase {
+        case .awaitingHello where now - lastHeard > Self.helloTimeout:
+            return deny("no Hello within \(Self.helloTimeout) s")
+        case .inRoom:
+            if now - lastHeard > Self.protocolTimeout { return deny("no state from the client for \(Self.protocolTimeout) s") }
+            guard let room, now - lastSent >= Self.stateInterval else { return [] }
+            return sendState(room, doSeek: false, forced: false, now: now)
+        default:
+            return []
+        }
+    }
+
+    /// The room changed (someone paused, resumed or seeked), or the gateway overrules the client
+    /// (`correcting`: a refused request, a drift): a forced state the client must take.
+    public mutating func force(_ room: Room, doSeek: Bool, correcting: Bool = false, now: Double) -> [Action] {
         guard phase == .inRoom else { return [] }
+        var room = room
+        if correcting, room.setBy == nil || room.setBy == name { room.setBy = Self.gatewayName }
+        drift.reset(now: now)
         return sendState(room, doSeek: doSeek, forced: true, now: now)
+    }
+
+    /// Sends `message` (a chat line, a user's arrival or readiness) once the client is in the room.
+    public func relay(_ message: SyncplayMessage) -> [Action] {
+        phase == .inRoom ? [.send(message)] : []
     }
 
     /// The answer to ``Action/listRequested``.
@@ -152,7 +191,7 @@ public struct SyncplayServerCore: Sendable {
                 switch setting {
                 case .ready(_, let isReady?, _): .setReady(isReady)
                 case .file(let file): .file(file)
-                // The client's own playlist, taken as the room's and echoed (Syncplay broadcasts it).
+                // The client's own playlist, echoed as Syncplay's server does; the party's items do not change.
                 case .playlistChange(_, let files): .send(.set([.playlistChange(user: name, files: files)]))
                 case .playlistIndex(_, let index): .send(.set([.playlistIndex(user: name, index: index)]))
                 default: nil
@@ -161,48 +200,5 @@ public struct SyncplayServerCore: Sendable {
         default:
             return []
         }
-    }
-
-    private mutating func clientState(_ state: SyncplayState, now: Double, room: Room?) -> [Action] {
-        if let ignoring = state.ignoringOnTheFly {
-            if let server = ignoring.server, server == serverIgnoringOnTheFly { serverIgnoringOnTheFly = 0 }
-            if let client = ignoring.client { clientIgnoringOnTheFly = client }
-        }
-        if let ping = state.ping {
-            clientStamp = ping.clientLatencyCalculation
-            clientStampArrival = now
-            if let echoed = ping.latencyCalculation { self.ping.received(echoed: echoed, peerRtt: ping.clientRtt ?? 0, now: now) }
-        }
-        // While a forced state of ours is unacknowledged, the client's reports predate it.
-        guard serverIgnoringOnTheFly == 0, let playstate = state.playstate, let paused = playstate.paused, let room else { return [] }
-        let position = paused ? playstate.position : playstate.position + ping.forwardDelay
-        if playstate.doSeek == true { return [.request(.seek(to: position))] }
-        if paused != room.paused { return [.request(paused ? .pause(at: position) : .play(at: position))] }
-        return []
-    }
-
-    private mutating func sendState(_ room: Room, doSeek: Bool, forced: Bool, now: Double) -> [Action] {
-        if forced { serverIgnoringOnTheFly += 1 }
-        // Syncplay's server holds its regular states while a forced one is unacknowledged.
-        guard forced || serverIgnoringOnTheFly == 0 else { return [] }
-        lastSent = now
-        var ping = SyncplayState.Ping(latencyCalculation: now, serverRtt: self.ping.rtt)
-        if let clientStamp {
-            ping.clientLatencyCalculation = clientStamp + (now - clientStampArrival)
-            self.clientStamp = nil
-        }
-        var state = SyncplayState(playstate: .init(position: max(0, room.position), paused: room.paused, doSeek: doSeek, setBy: room.setBy),
-                                  ping: ping)
-        if serverIgnoringOnTheFly != 0 || clientIgnoringOnTheFly != 0 {
-            state.ignoringOnTheFly = .init(server: serverIgnoringOnTheFly == 0 ? nil : serverIgnoringOnTheFly,
-                                           client: clientIgnoringOnTheFly == 0 ? nil : clientIgnoringOnTheFly)
-            clientIgnoringOnTheFly = 0
-        }
-        return [.send(.state(state))]
-    }
-
-    private mutating func refuse(_ reason: String) -> [Action] {
-        phase = .closed
-        return [.send(.error(reason)), .close(reason)]
     }
 }

@@ -5,15 +5,18 @@ import SyncplayKit
 /// Splits the bytes from a Syncplay peer into lines with ``SyncplayLineFramer`` and hands each to
 /// `deliver`. A line past the limit (or one that never ends) is delivered as an error and the
 /// connection is closed: nothing more is read from such a peer.
+/// With `answersRefusals` (the gateway's side) the peer is first told why, in an `Error` line.
 final class SyncplayLineHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
     private var framer: SyncplayLineFramer
     private let deliver: @Sendable (SyncplayConnection.Event) -> Void
+    private let answersRefusals: Bool
     private var failed = false
 
-    init(maxLineBytes: Int, deliver: @escaping @Sendable (SyncplayConnection.Event) -> Void) {
+    init(maxLineBytes: Int, answersRefusals: Bool = false, deliver: @escaping @Sendable (SyncplayConnection.Event) -> Void) {
         framer = SyncplayLineFramer(maxLineBytes: maxLineBytes)
+        self.answersRefusals = answersRefusals
         self.deliver = deliver
     }
 
@@ -25,7 +28,11 @@ final class SyncplayLineHandler: ChannelInboundHandler {
         } catch {
             failed = true
             deliver(.refused(error))
-            context.close(promise: nil)
+            guard answersRefusals else { return context.close(promise: nil) }
+            let channel = context.channel
+            let line = SyncplayCodec.encodeLine(.error("refused \(error.description)"))
+            channel.writeAndFlush(channel.allocator.buffer(string: line), promise: nil)
+            SyncplayLingeringClose.close(channel)
         }
     }
 

@@ -10,7 +10,7 @@ import Testing
     }
 
     static func joined() -> SyncplayServerCore {
-        var core = SyncplayServerCore(passwordDigest: digest)
+        var core = SyncplayServerCore(now: 0)
         _ = core.receive(hello(), now: 0, room: nil)
         _ = core.welcome(name: "amy (Syncplay)", room: "party1", now: 0, state: room)
         return core
@@ -20,22 +20,50 @@ import Testing
         actions.compactMap { if case .send(.state(let s)) = $0 { s } else { nil } }
     }
 
-    @Test func startTLSIsDeclinedAndThePasswordChecked() {
-        var core = SyncplayServerCore(passwordDigest: Self.digest)
+    @Test func startTLSIsDeclinedAndThePasswordHandedOver() {
+        var core = SyncplayServerCore(now: 0)
         #expect(core.receive(.tls(startTLS: "send"), now: 0, room: nil) == [.send(.tls(startTLS: "false"))])
-        #expect(core.receive(Self.hello(), now: 0, room: nil) == [.join(name: "amy", room: "party1")])
+        #expect(core.receive(Self.hello(), now: 0, room: nil) == [.join(name: "amy", room: "party1", password: Self.digest)])
+        #expect(core.deny("Wrong password supplied") == [.send(.error("Wrong password supplied")), .close("Wrong password supplied")])
+        #expect(core.phase == .closed)
 
-        var wrong = SyncplayServerCore(passwordDigest: Self.digest)
-        #expect(wrong.receive(Self.hello(password: "0123"), now: 0, room: nil)
-            == [.send(.error("Wrong password supplied")), .close("Wrong password supplied")])
-        var missing = SyncplayServerCore(passwordDigest: Self.digest)
-        #expect(missing.receive(Self.hello(password: nil), now: 0, room: nil).first == .send(.error("Password required")))
-        var early = SyncplayServerCore(passwordDigest: nil)
+        var early = SyncplayServerCore(now: 0)
         #expect(early.receive(.chat(SyncplayChat(message: "hi")), now: 0, room: nil).first == .send(.error("Please login first")))
     }
 
+    @Test func noHelloAFloodAndSilenceAreDropped() {
+        var mute = SyncplayServerCore(now: 0)
+        #expect(mute.tick(now: SyncplayServerCore.helloTimeout - 1, room: nil).isEmpty)
+        #expect(mute.tick(now: SyncplayServerCore.helloTimeout + 0.1, room: nil).last == .close("no Hello within \(SyncplayServerCore.helloTimeout) s"))
+
+        var flood = Self.joined()
+        var all: [SyncplayServerCore.Action] = []
+        for _ in 0...SyncplayServerCore.floodLimit { all += flood.receive(.list(nil), now: 0.5, room: Self.room) }
+        #expect(all.last == .close("more than \(SyncplayServerCore.floodLimit) messages a second"))
+        #expect(all.filter { $0 == .listRequested }.count < SyncplayServerCore.floodLimit)
+    }
+
+    /// A client behind the room (Syncplay's client never catches up by itself) is sought back, after
+    /// two reports running, not on one stale report; then not again until the seek had time to land.
+    @Test func aDriftingClientIsSoughtBack() {
+        var core = Self.joined()
+        let playing = SyncplayServerCore.Room(position: 30, paused: false, setBy: "amy (Syncplay)")
+        _ = core.receive(.state(SyncplayState(ignoringOnTheFly: .init(server: 1))), now: 1, room: playing)
+        let behind = SyncplayState(playstate: .init(position: 20, paused: false))
+        #expect(core.receive(.state(behind), now: 5, room: playing).isEmpty)
+        let forced = Self.states(core.receive(.state(behind), now: 6, room: playing)).first
+        // Named after the gateway, not the client: its player ignores its own name's seeks.
+        #expect(forced?.playstate == .init(position: 30, paused: false, doSeek: true, setBy: SyncplayServerCore.gatewayName))
+        _ = core.receive(.state(SyncplayState(ignoringOnTheFly: .init(server: 1))), now: 6.1, room: playing)
+        #expect(core.receive(.state(behind), now: 6.5, room: playing).isEmpty)
+        #expect(core.receive(.state(behind), now: 7, room: playing).isEmpty)
+        let close = SyncplayState(playstate: .init(position: 29.9, paused: false))
+        #expect(core.receive(.state(close), now: 10, room: playing).isEmpty)
+        #expect(core.receive(.state(close), now: 11, room: playing).isEmpty)
+    }
+
     @Test func theWelcomeIsAHelloAndAForcedStateHeldUntilAcknowledged() {
-        var core = SyncplayServerCore(passwordDigest: nil)
+        var core = SyncplayServerCore(now: 0)
         _ = core.receive(Self.hello(), now: 0, room: nil)
         let welcome = core.welcome(name: "amy (Syncplay)", room: "party1", now: 5, state: Self.room)
         #expect(Array(welcome.prefix(2)) == [.send(.set([.playlistChange(user: nil, files: [])])),
@@ -94,7 +122,7 @@ import Testing
     /// room, and its pause reaches the server as a request.
     @Test func ourClientJoinsOurServer() throws {
         var client = SyncplayClientCore(configuration: .init(name: "tandem", room: "party1", password: "party-key", useTLS: true))
-        var server = SyncplayServerCore(passwordDigest: Self.digest)
+        var server = SyncplayServerCore(now: 0)
         var now = 0.0
         var room = SyncplayServerCore.Room(position: 30, paused: false, setBy: "host")
         var requests: [SyncplayServerCore.Request] = []
@@ -105,7 +133,9 @@ import Testing
                 for decoded in try SyncplayCodec.decode(SyncplayCodec.encode(message)) {
                     for action in server.receive(decoded, now: now, room: room) {
                         switch action {
-                        case .join(let name, let roomName): toClient += server.welcome(name: name, room: roomName, now: now, state: room)
+                        case .join(let name, let roomName, let password):
+                            #expect(password == Self.digest)
+                            toClient += server.welcome(name: name, room: roomName, now: now, state: room)
                         case .request(let request): requests.append(request)
                         default: toClient.append(action)
                         }

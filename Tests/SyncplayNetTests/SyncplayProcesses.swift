@@ -14,6 +14,7 @@ final class ChildProcess: @unchecked Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home.path
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent(".config").path
+        environment["PYTHONUNBUFFERED"] = "1"  // syncplay's console lines as they happen, not at exit
         environment.removeValue(forKey: "DISPLAY")
         environment.removeValue(forKey: "TERM")
         process.environment = environment

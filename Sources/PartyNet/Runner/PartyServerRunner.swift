@@ -13,6 +13,8 @@ public actor PartyServerRunner {
     private let server: WebSocketServer
     private var core = PartyServerCore()
     private var connections: [Int: WebSocketConnection] = [:]
+    /// In-process members (the Syncplay gateway's): what they are sent goes to their closure.
+    private var locals: [Int: @Sendable (LocalEvent) -> Void] = [:]
     private var nextConnection = 1
     private var ticker: Task<Void, Never>?
     private let clock = MonotonicTimeSource()
@@ -53,6 +55,8 @@ public actor PartyServerRunner {
         tellEveryone(shuttingDown: "the server is shutting down")
         await server.stop()
         connections.removeAll()
+        for deliver in locals.values { deliver(.closed("the server is shutting down")) }
+        locals.removeAll()
     }
 
     /// Tells every member the server is going (`serverShutdown`: members keep their seats' tokens
@@ -122,11 +126,51 @@ public actor PartyServerRunner {
         if let party { media.relay.detach(party: party, connection: connection) }
     }
 
+    // MARK: In-process members
+
+    /// What an in-process member hears: the server's messages, then (once) why it was closed.
+    public enum LocalEvent: Sendable {
+        case message(PartyMessage)
+        case closed(String)
+    }
+
+    /// Connects an in-process member (one per Syncplay client at the gateway) as if from `source`
+    /// (its peer's address): it then says hello and the rest with ``receiveLocal(_:_:)``, and hears
+    /// the server through `deliver` (on this actor: it must not block). The party clock is this
+    /// host's `CLOCK_MONOTONIC` (``MonotonicTimeSource``), the member's own.
+    public func connectLocal(source: String?, deliver: @escaping @Sendable (LocalEvent) -> Void) -> Int {
+        let id = nextConnection
+        nextConnection += 1
+        locals[id] = deliver
+        perform(core.connected(id, source: source.map(WrongKeyLimiter.source(ofPeer:)), now: clock.now()))
+        return id
+    }
+
+    /// A message from in-process member `id`, as if it had come over its WebSocket.
+    public func receiveLocal(_ id: Int, _ message: PartyMessage) {
+        guard locals[id] != nil else { return }
+        let now = clock.now()
+        perform(core.received(id, text: PartyProtocol.encode(message), receivedAt: now, now: now))
+    }
+
+    /// In-process member `id` went away (its seat is kept for the grace period, as for a lost connection).
+    public func disconnectLocal(_ id: Int) {
+        guard locals.removeValue(forKey: id) != nil else { return }
+        perform(core.disconnected(id, now: clock.now()))
+    }
+
+    /// ``PartyServerCore/checkKey(party:source:now:matches:)`` at this server's now.
+    public func checkKey(party: String, source: String?, matches: @Sendable (String) -> Bool) -> PartyServerCore.KeyCheck {
+        core.checkKey(party: party, source: source.map(WrongKeyLimiter.source(ofPeer:)), now: clock.now(), matches: matches)
+    }
+
     private func tick() { perform(core.tick(now: clock.now())) }
 
     private func perform(_ outputs: [PartyServerCore.Output]) {
         for output in outputs {
             switch output {
+            case .send(let id, let message) where locals[id] != nil: locals[id]?(.message(message))
+            case .close(let id, let reason) where locals[id] != nil: locals.removeValue(forKey: id)?(.closed(reason))
             case .send(let id, .timePong(let pong)):
                 // t2 is when the answer leaves the socket, not when it was decided.
                 connections[id]?.send(stampedAt: { t2 in

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import PartyKit
 import PartyNet
+import SyncplayNet
 import Synchronization
 
 struct HostCommand: AsyncParsableCommand {
@@ -32,6 +33,7 @@ struct HostCommand: AsyncParsableCommand {
     var serverFp: String?
     @Option(help: ArgumentHelp("Also trust this root certificate (PEM) when verifying the --server (a private CA).", valueName: "file"))
     var ca: String?
+    @Option(help: SyncplayGatewayOption.help) var syncplay: SyncplayGatewayOption?
     @OptionGroup var security: SecurityOptions
     @OptionGroup var serving: ServingOptions
 
@@ -41,6 +43,7 @@ struct HostCommand: AsyncParsableCommand {
             guard server != nil else { throw ValidationError("--server-fp goes with --server") }
             guard PartyLink.isFingerprint(serverFp) else { throw ValidationError("--server-fp must be a fingerprint as `tandem serve` prints it") }
         }
+        if server != nil, syncplay != nil { throw ValidationError("--syncplay serves Syncplay clients here: `tandem serve --syncplay` on the --server") }
         if server != nil, serving.cert != nil { throw ValidationError("--cert is for serving the party here, not with --server") }
         if security.insecure, serving.cert != nil || serverFp != nil || ca != nil {
             throw ValidationError("--insecure contradicts --cert, --server-fp and --ca")
@@ -74,6 +77,7 @@ struct HostCommand: AsyncParsableCommand {
         let secret = key ?? PartyLink.generateKey(using: &rng)
         security.warnIfInsecure()
         var serverRunner: PartyServerRunner?
+        var gateway: SyncplayGatewayServer?
         let target: HostPort
         /// How this host trusts the party server, and the fingerprint its link carries.
         let trust: ServerTrust
@@ -113,6 +117,11 @@ struct HostCommand: AsyncParsableCommand {
                 throw ExitCode.failure
             }
             serverRunner = runner
+            do { gateway = try await syncplay?.start(parties: runner, defaultHost: listen.host, logger: logger, say: printError) } catch {
+                await runner.stop()
+                await window?.close()
+                throw error
+            }
             // This host serves its own files to members without a copy.
             runner.media.serve(party: partyID, key: secret, files: Self.localFiles(files))
         }
@@ -147,6 +156,7 @@ struct HostCommand: AsyncParsableCommand {
             task.cancel()
             await task.value
         }
+        await gateway?.stop()
         await serverRunner?.stop()
         if status != 0 { throw ExitCode(status) }
     }

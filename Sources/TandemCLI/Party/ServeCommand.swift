@@ -4,6 +4,7 @@ import Logging
 import PartyNet
 import PartyService
 import ServiceLifecycle
+import SyncplayNet
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,6 +32,7 @@ struct ServeCommand: AsyncParsableCommand {
     var cacheDir: String?
     @Option(name: .customLong("cache-size"), help: "Cap of the relay's disk cache in MB (0: memory only; default 2048).")
     var cacheSize: Int?
+    @Option(help: SyncplayGatewayOption.help) var syncplay: SyncplayGatewayOption?
     @OptionGroup var security: SecurityOptions
     @OptionGroup var serving: ServingOptions
 
@@ -146,11 +148,18 @@ struct ServeCommand: AsyncParsableCommand {
             }
             adminServer = a
         }
+        let gateway: SyncplayGatewayServer?
+        do { gateway = try await syncplay?.start(parties: server, defaultHost: listen.host, logger: logger) } catch {
+            await adminServer?.stop()
+            await server.stop()
+            throw error
+        }
         let service = PartyServerService(server: server, admin: adminServer, metrics: metrics, drainSeconds: settings.drainSeconds,
                                          duration: duration, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
                                                       gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+        await gateway?.stop()
     }
 }
 

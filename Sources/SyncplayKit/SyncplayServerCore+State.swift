@@ -1,0 +1,74 @@
+/// The state exchange of ``SyncplayServerCore``: the client's reports in (its changes become
+/// requests; its drift is watched), the room's states out.
+extension SyncplayServerCore {
+    mutating func clientState(_ state: SyncplayState, now: Double, room: Room?) -> [Action] {
+        if let ignoring = state.ignoringOnTheFly {
+            if let server = ignoring.server, server == serverIgnoringOnTheFly { serverIgnoringOnTheFly = 0 }
+            if let client = ignoring.client { clientIgnoringOnTheFly = client }
+        }
+        if let ping = state.ping {
+            clientStamp = ping.clientLatencyCalculation
+            clientStampArrival = now
+            if let echoed = ping.latencyCalculation { self.ping.received(echoed: echoed, peerRtt: ping.clientRtt ?? 0, now: now) }
+        }
+        // While a forced state of ours is unacknowledged, the client's reports predate it.
+        guard serverIgnoringOnTheFly == 0, let playstate = state.playstate, let paused = playstate.paused, let room else { return [] }
+        let position = paused ? playstate.position : playstate.position + ping.forwardDelay
+        if playstate.doSeek == true { return [.request(.seek(to: position))] }
+        if paused != room.paused { return [.request(paused ? .pause(at: position) : .play(at: position))] }
+        // Same pause state as the room: how far off is its player?
+        guard drift.observe(position - room.position, now: now) else { return [] }
+        return force(room, doSeek: true, correcting: true, now: now)
+    }
+
+    mutating func sendState(_ room: Room, doSeek: Bool, forced: Bool, now: Double) -> [Action] {
+        if forced { serverIgnoringOnTheFly += 1 }
+        // Syncplay's server holds its regular states while a forced one is unacknowledged.
+        guard forced || serverIgnoringOnTheFly == 0 else { return [] }
+        lastSent = now
+        var ping = SyncplayState.Ping(latencyCalculation: now, serverRtt: self.ping.rtt)
+        if let clientStamp {
+            ping.clientLatencyCalculation = clientStamp + (now - clientStampArrival)
+            self.clientStamp = nil
+        }
+        var state = SyncplayState(playstate: .init(position: max(0, room.position), paused: room.paused, doSeek: doSeek, setBy: room.setBy),
+                                  ping: ping)
+        if serverIgnoringOnTheFly != 0 || clientIgnoringOnTheFly != 0 {
+            state.ignoringOnTheFly = .init(server: serverIgnoringOnTheFly == 0 ? nil : serverIgnoringOnTheFly,
+                                           client: clientIgnoringOnTheFly == 0 ? nil : clientIgnoringOnTheFly)
+            clientIgnoringOnTheFly = 0
+        }
+        return [.send(.state(state))]
+    }
+}
+
+/// Watches a Syncplay client's offset from the room (its reported position, aged by the forward
+/// delay, less the room's): past ``threshold`` on ``samples`` reports running, it is sought back
+/// to the room, at most once per ``coolDown``. Syncplay's own client slows down when it is ahead
+/// and never catches up when it is behind (its server's room is the slowest client, so nobody is
+/// behind it); a party's room is its host, so a late client must be sought.
+struct DriftWatch: Sendable, Equatable {
+    /// Beyond Syncplay's own noise (a position polled from the player every 0.1 s plus message
+    /// age: tens of milliseconds), and beyond where a seek lands (mpv's seek takes a few frames).
+    static let threshold = 1.0
+    /// One report can be stale (sent before a change reached the client); two running are not.
+    static let samples = 2
+    /// Time for a seek to land and be reported before the offset is judged again.
+    static let coolDown = 3.0
+
+    private var over = 0
+    private var lastCorrection = -Double.infinity
+
+    /// Notes an offset at `now`; true when the client should be sought back now.
+    mutating func observe(_ offset: Double, now: Double) -> Bool {
+        guard now - lastCorrection >= Self.coolDown, offset.isFinite else { return false }
+        over = abs(offset) > Self.threshold ? over + 1 : 0
+        return over >= Self.samples
+    }
+
+    /// A forced state went out at `now`: judge afresh once it has had time to land.
+    mutating func reset(now: Double) {
+        over = 0
+        lastCorrection = now
+    }
+}

@@ -1,0 +1,85 @@
+import Logging
+import NIOCore
+import NIOPosix
+import PartyNet
+import SyncplayKit
+import Synchronization
+
+/// `tandem serve --syncplay [HOST:]PORT`: a Syncplay server on a TCP port whose rooms are the
+/// parties of a ``PartyServerRunner`` in this process. Each Syncplay client is a
+/// ``SyncplayGatewayClient``: an in-process member of its party, named "NAME (Syncplay)"
+/// (docs/syncplay.md). Plain TCP: a client asking for STARTTLS is told "false" and goes on in
+/// plain text, as with a Syncplay server without a certificate.
+public final class SyncplayGatewayServer: Sendable {
+    /// Clients at once; one more is told so and closed. Each costs a member, a task and a timer.
+    public static let maxClients = 512
+
+    private let channel: any Channel
+    private let clients: Registry
+
+    /// The port it listens on.
+    public var port: Int { channel.localAddress?.port ?? 0 }
+
+    private init(channel: any Channel, clients: Registry) {
+        self.channel = channel
+        self.clients = clients
+    }
+
+    /// Listens on `host:port` (0: any free port) for Syncplay clients of `parties`' parties.
+    public static func start(host: String, port: Int, parties: PartyServerRunner, logger: Logger) async throws -> SyncplayGatewayServer {
+        let clients = Registry()
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { child in
+                let peer = child.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "?"
+                guard clients.count < maxClients else {
+                    logger.warning("syncplay gateway full: refused", metadata: ["peer": "\(peer)"])
+                    return child.eventLoop.makeCompletedFuture {
+                        try child.pipeline.syncOperations.addHandler(Refuser(reason: "the gateway has \(maxClients) clients already"))
+                    }
+                }
+                let client = SyncplayGatewayClient(channel: child, peer: peer, parties: parties, logger: logger) { clients.remove($0) }
+                clients.add(client)
+                return child.eventLoop.makeCompletedFuture {
+                    try child.pipeline.syncOperations.addHandler(
+                        SyncplayLineHandler(maxLineBytes: SyncplayCodec.maxLineBytes, answersRefusals: true) { client.deliver($0) })
+                }
+            }
+            .bind(host: host, port: port).get()
+        logger.info("syncplay gateway listening", metadata: ["port": "\(channel.localAddress?.port ?? 0)"])
+        return SyncplayGatewayServer(channel: channel, clients: clients)
+    }
+
+    /// Clients connected now.
+    public var clientCount: Int { clients.count }
+
+    /// Stops listening and closes every client (each member leaves its party).
+    public func stop() async {
+        try? await channel.close()
+        for client in clients.all { client.close() }
+        for client in clients.all { await client.finished() }
+    }
+
+    /// Tells a client it cannot be served, once connected, and closes.
+    private final class Refuser: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        let reason: String
+        init(reason: String) { self.reason = reason }
+
+        func channelActive(context: ChannelHandlerContext) {
+            let channel = context.channel
+            channel.writeAndFlush(channel.allocator.buffer(string: SyncplayCodec.encodeLine(.error(reason))), promise: nil)
+            SyncplayLingeringClose.close(channel)
+            context.fireChannelActive()
+        }
+    }
+
+    private final class Registry: Sendable {
+        private let clients = Mutex<[ObjectIdentifier: SyncplayGatewayClient]>([:])
+        func add(_ client: SyncplayGatewayClient) { clients.withLock { $0[ObjectIdentifier(client)] = client } }
+        func remove(_ client: SyncplayGatewayClient) { _ = clients.withLock { $0.removeValue(forKey: ObjectIdentifier(client)) } }
+        var all: [SyncplayGatewayClient] { clients.withLock { Array($0.values) } }
+        var count: Int { clients.withLock { $0.count } }
+    }
+}

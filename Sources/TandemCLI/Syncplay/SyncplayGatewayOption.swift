@@ -1,0 +1,42 @@
+import ArgumentParser
+import Logging
+import PartyNet
+import SyncplayNet
+
+/// `--syncplay [HOST:]PORT` of `serve` and a self-serving `host`: where the Syncplay gateway
+/// listens (docs/syncplay.md). Without a host, the party server's own listening address.
+struct SyncplayGatewayOption: ExpressibleByArgument, Sendable {
+    var host: String?
+    var port: Int
+
+    init?(argument: String) {
+        if let port = Int(argument), (0...65535).contains(port) {
+            host = nil
+            self.port = port
+        } else if let both = HostPort(argument: argument) {
+            host = both.host
+            port = both.port
+        } else {
+            return nil
+        }
+    }
+
+    static let help = ArgumentHelp("Also accept Syncplay clients on [HOST:]PORT: the room is the party ID, the password its key.",
+                                   valueName: "[host:]port")
+
+    /// Starts the gateway in front of `parties` and says where it listens with `say` (serve: stdout,
+    /// as its "listening on"; host: stderr, its stdout being the link or JSON lines); a port it
+    /// cannot have is a clear error, exit 1.
+    func start(parties: PartyServerRunner, defaultHost: String, logger: Logger,
+               say: (String) -> Void = { FileHandleOutput.standardOutput.write($0 + "\n") }) async throws -> SyncplayGatewayServer {
+        let address = HostPort(host: host ?? defaultHost, port: port)
+        do {
+            let gateway = try await SyncplayGatewayServer.start(host: address.host, port: address.port, parties: parties, logger: logger)
+            say("syncplay gateway on \(HostPort(host: address.host, port: gateway.port)) (plain TCP: STARTTLS is declined)")
+            return gateway
+        } catch {
+            printError("cannot listen for Syncplay clients on \(address): \(error)")
+            throw ExitCode.failure
+        }
+    }
+}

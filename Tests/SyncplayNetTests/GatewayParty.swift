@@ -1,0 +1,66 @@
+import Foundation
+import Logging
+import PartyKit
+import PartyNet
+import PlayerCore
+import Synchronization
+import SyncplayKit
+@testable import SyncplayNet
+
+/// A Tandem party on loopback for the gateway's tests: a real party server (plain), a real host
+/// member playing assets/party.mp4 headless, and the Syncplay gateway in front of the server.
+struct GatewayParty: Sendable {
+    static let key = "party-key-123"
+
+    let server: PartyServerRunner
+    let gateway: SyncplayGatewayServer
+    let host: PartyMember
+    let hostRun: Task<PartyMember.Outcome, Never>
+    let party: String
+    let notices: Notices
+
+    /// What the host is told, for assertions.
+    final class Notices: Sendable {
+        private let list = Mutex<[PartyNotice]>([])
+        func append(_ notice: PartyNotice) { list.withLock { $0.append(notice) } }
+        var all: [PartyNotice] { list.withLock { $0 } }
+        /// The reasons of the timelines the host heard ("amy (Syncplay): pause").
+        var timelineReasons: [String] { all.compactMap { if case .timeline(_, let reason) = $0 { reason } else { nil } } }
+    }
+
+    static func start(party: String = "p\(UInt32.random(in: 0...UInt32.max))", control: ControlPolicy) async throws -> GatewayParty {
+        let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: TestSupport.quietLogger)
+        let port = try await server.start()
+        let gateway = try await SyncplayGatewayServer.start(host: "127.0.0.1", port: 0, parties: server, logger: TestSupport.quietLogger)
+        let notices = Notices()
+        let link = PartyLink(host: "127.0.0.1", port: port, party: party, key: key, insecure: true)
+        let item = MediaItem(title: "party.mp4", identity: try MediaIdentification.identify(file: TestSupport.partyFile))
+        let host = PartyMember(options: .init(link: link, name: "Hana", create: PartyConfig(items: [item], control: control),
+                                              mediaFolders: [TestSupport.assets], playerOptions: { _ in TestSupport.headless() },
+                                              logger: TestSupport.quietLogger), notices: { notices.append($0) })
+        let hostRun = Task { await host.run() }
+        try await TestSupport.eventually(SyncplayRealServerTests.startBound, "the host to create the party") {
+            let joined = await host.status.me != nil
+            let player = await host.currentPlayer
+            return joined && player != nil
+        }
+        return GatewayParty(server: server, gateway: gateway, host: host, hostRun: hostRun, party: party, notices: notices)
+    }
+
+    /// The names in the host's participant list.
+    func names() async -> [String] { await host.status.participants.map(\.name) }
+
+    /// Where the host's player is, and whether it plays.
+    func hostPlayer() async -> (position: Double, playing: Bool)? {
+        guard let player = await host.currentPlayer else { return nil }
+        return (player.position, player.state == .playing)
+    }
+
+    func stop() async {
+        await gateway.stop()
+        await host.leave()
+        _ = await hostRun.value
+        await host.shutDown()
+        await server.stop()
+    }
+}

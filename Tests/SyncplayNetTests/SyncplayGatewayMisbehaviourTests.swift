@@ -1,0 +1,120 @@
+import Foundation
+import PartyKit
+import Testing
+import SyncplayKit
+@testable import SyncplayNet
+
+/// Issue #13 part 4(c) at the gateway: a fake Syncplay client sends garbage, an oversized line, a
+/// line that never ends, or wrong passwords: it gets a clear `Error` and the close, while Tandem's
+/// own Syncplay client beside it (in the same party, through the gateway) stays in and keeps
+/// following. Also: the password is the party key, and wrong ones count toward the key limiter.
+@Suite(.serialized) struct SyncplayGatewayMisbehaviourTests {
+    static let bound = 20.0
+
+    static func hello(room: String, password: String? = GatewayParty.key, name: String = "mallory") -> SyncplayMessage {
+        .hello(SyncplayHello(username: name, password: password.map(SyncplayPrivacy.passwordDigest), room: room,
+                             version: "1.2.255", realVersion: "1.6.9"))
+    }
+
+    /// Tandem's Syncplay client (no player file: it follows the room's state only) in `party`.
+    static func bystander(_ party: GatewayParty) async throws -> (SyncplaySession, Task<SyncplaySession.Outcome, Never>) {
+        let session = SyncplaySession(options: .init(
+            host: "127.0.0.1", port: party.gateway.port,
+            core: .init(name: "tandem", room: party.party, password: GatewayParty.key, useTLS: true),
+            file: nil, mediaFolders: [], playerOptions: TestSupport.headless, logger: TestSupport.quietLogger), notices: { _ in })
+        let run = Task { await session.run() }
+        try await TestSupport.eventually(Self.bound, "the bystander to join through the gateway") {
+            let connected = await session.status.connected
+            let names = await party.names()
+            return connected && names.contains(SyncplayPartyBridge.partyName("tandem"))
+        }
+        return (session, run)
+    }
+
+    /// Runs `misbehave` with a fake peer beside a bystander; returns what the peer was told.
+    static func misbehaving(_ misbehave: @escaping @Sendable (RawSyncplayPeer, GatewayParty) async throws -> Void) async throws -> String {
+        let party = try await GatewayParty.start(control: .everyone)
+        let (bystander, run) = try await Self.bystander(party)
+        let peer = try await RawSyncplayPeer.connect(port: party.gateway.port)
+        try await misbehave(peer, party)
+        try await TestSupport.eventually(Self.bound, "the gateway to close the misbehaving peer") { peer.isClosed }
+        let told = peer.text
+        await peer.close()
+
+        // The bystander is still in, and still follows the party: the host pauses, it pauses.
+        await party.host.request(.play)
+        try await TestSupport.eventually(Self.bound, "the bystander to follow the host's play") { await !bystander.status.paused }
+        await party.host.request(.pause)
+        try await TestSupport.eventually(Self.bound, "the bystander to follow the host's pause") { await bystander.status.paused }
+        #expect(await bystander.status.connected)
+        #expect(await !party.names().contains(SyncplayPartyBridge.partyName("mallory")))
+        await bystander.leave()
+        #expect(await run.value == .left)
+        await bystander.shutDown()
+        await party.stop()
+        return told
+    }
+
+    @Test func garbageIsAClearError() async throws {
+        let told = try await Self.misbehaving { peer, _ in try await peer.send("this is not json at all\r\n") }
+        #expect(told.contains(#"{"Error":{"message":"refused a line that is not JSON: this is not json at all"}}"#), "\(told)")
+    }
+
+    @Test func garbageAfterJoiningIsAClearErrorAndTheMemberLeaves() async throws {
+        let told = try await Self.misbehaving { peer, party in
+            try await peer.send(Self.hello(room: party.party))
+            try await TestSupport.eventually(Self.bound, "mallory to join") {
+                await party.names().contains(SyncplayPartyBridge.partyName("mallory"))
+            }
+            try await peer.send(#"{"State": {"playstate": {"position": "soon"}}}"# + "\r\n")
+        }
+        #expect(told.contains(#""Hello":"#), "\(told)")
+        #expect(told.contains(#"{"Error":{"message":"refused a State playstate whose position is not a number"}}"#), "\(told)")
+    }
+
+    @Test func anOversizedLineIsAClearError() async throws {
+        let told = try await Self.misbehaving { peer, _ in
+            try await peer.send("{\"Chat\": \"" + String(repeating: "a", count: SyncplayCodec.maxLineBytes + 100) + "\"}\r\n")
+        }
+        #expect(told.contains("refused a line of more than \(SyncplayCodec.maxLineBytes) bytes"), "\(told)")
+    }
+
+    @Test func aLineThatNeverEndsIsAClearErrorBeforeItEnds() async throws {
+        let told = try await Self.misbehaving { peer, _ in
+            // Past the limit, and never a line's end: the gateway must not wait for one.
+            let chunk = String(repeating: "x", count: 8192)
+            for _ in 0...(SyncplayCodec.maxLineBytes / chunk.count + 1) where !peer.isClosed { try? await peer.send(chunk) }
+        }
+        #expect(told.contains("refused a line of more than \(SyncplayCodec.maxLineBytes) bytes"), "\(told)")
+    }
+
+    @Test func theSyncplayPasswordIsThePartyKey() async throws {
+        let told = try await Self.misbehaving { peer, party in try await peer.send(Self.hello(room: party.party, password: "guess")) }
+        #expect(told.contains(#"{"Error":{"message":"Wrong password supplied"}}"#), "\(told)")
+
+        let missing = try await Self.misbehaving { peer, party in try await peer.send(Self.hello(room: party.party, password: nil)) }
+        #expect(missing.contains("Password required"), "\(missing)")
+
+        let unknown = try await Self.misbehaving { peer, _ in try await peer.send(Self.hello(room: "no-such-party")) }
+        #expect(unknown.contains(#"no party \"no-such-party\" on this server"#), "\(unknown)")
+    }
+
+    /// Wrong Syncplay passwords count toward the party server's wrong-key limit of the address: past
+    /// it, even the right password is refused (a guesser cannot use the gateway to go around it).
+    @Test func wrongPasswordsCountTowardTheKeyLimiter() async throws {
+        let party = try await GatewayParty.start(control: .everyone)
+        for attempt in 0..<WrongKeyLimiter.Policy.standard.limit {
+            let peer = try await RawSyncplayPeer.connect(port: party.gateway.port)
+            try await peer.send(Self.hello(room: party.party, password: "guess \(attempt)"))
+            try await TestSupport.eventually(Self.bound, "wrong password \(attempt) to be refused") { peer.isClosed }
+            #expect(peer.text.contains("Wrong password supplied"))
+            await peer.close()
+        }
+        let peer = try await RawSyncplayPeer.connect(port: party.gateway.port)
+        try await peer.send(Self.hello(room: party.party))
+        try await TestSupport.eventually(Self.bound, "the right password to be refused too") { peer.isClosed }
+        #expect(peer.text.contains("too many wrong keys from this address"), "\(peer.text)")
+        await peer.close()
+        await party.stop()
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import PartyKit
+import Testing
+import SyncplayKit
+@testable import SyncplayNet
+
+/// Issue #13 part 4(b): a real syncplay + mpv client in a Tandem party, through the gateway
+/// (`serve --syncplay`), all on loopback. It follows the host's play, pause and seek; its own pause
+/// reaches the party under `--control everyone`, and is refused and reverted under `--control host`.
+@Suite(.serialized) struct SyncplayGatewayTests {
+    /// How close mpv must follow the host (seconds): far looser than Syncplay's ~0.1 s class, as a
+    /// failure bound on a loaded machine; the benchmark measures the real figure.
+    static let followBound = 1.0
+    /// Python and mpv can take tens of seconds to start while other builds load both cores.
+    static let startBound = 90.0
+
+    /// A syncplay + mpv client in `party`'s room through the gateway, and mpv's IPC.
+    struct Peer {
+        let process: ChildProcess
+        let mpv: MPVClient
+        let socket: String
+
+        static func join(_ party: GatewayParty, name: String, password: String = GatewayParty.key, home: URL) async throws -> Peer {
+            let socket = home.appendingPathComponent("\(name).sock").path
+            let process = try ChildProcess(SyncplayBinaries.client, [
+                "--no-gui", "--no-store", "-a", "127.0.0.1:\(party.gateway.port)", "-n", name, "-r", party.party, "-p", password,
+                "--player-path", SyncplayBinaries.mpv, TestSupport.partyFile,
+                "--", "--vo=null", "--ao=null", "--input-ipc-server=\(socket)",
+            ], home: home, log: "\(name).log")
+            do {
+                let mpv = try await MPVClient.connect(path: socket, within: SyncplayGatewayTests.startBound)
+                return Peer(process: process, mpv: mpv, socket: socket)
+            } catch {
+                process.stop()
+                ChildProcess.killDescendants(holding: socket)
+                print("syncplay client log:\n\(process.output)")
+                throw error
+            }
+        }
+
+        func position() async -> Double? { (try? await mpv.get("time-pos"))?.double }
+        func paused() async -> Bool? { (try? await mpv.get("pause"))?.bool }
+
+        func stop() async {
+            _ = try? await mpv.command([.string("quit")])
+            await mpv.close()
+            process.stop()
+            ChildProcess.killDescendants(holding: socket)
+        }
+    }
+
+    static func home() throws -> URL {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-syncplay-gw-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        return home
+    }
+
+    /// mpv plays (or is paused) as the host does, within ``followBound`` of the host, past `beyond`.
+    static func expectFollowing(_ peer: Peer, _ party: GatewayParty, playing: Bool, beyond: Double = 0, _ what: String) async throws {
+        try await TestSupport.eventually(SyncplayRealServerTests.propagationBound, what) {
+            guard let host = await party.hostPlayer(), host.playing == playing,
+                  let paused = await peer.paused(), paused == !playing, let position = await peer.position(),
+                  position > beyond else { return false }
+            let hostNow = await party.hostPlayer()?.position ?? host.position
+            return abs(position - hostNow) < Self.followBound
+        }
+    }
+
+    /// Joins amy's syncplay + mpv to a party of `control`, waits until mpv has the file and the
+    /// party lists amy, and runs `body`.
+    static func withPeer(control: ControlPolicy, _ body: (GatewayParty, Peer) async throws -> Void) async throws {
+        let home = try Self.home()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let party = try await GatewayParty.start(control: control)
+        do {
+            let peer = try await Peer.join(party, name: "amy", home: home)
+            do {
+                try await TestSupport.eventually(Self.startBound, "amy (Syncplay) in the party's list") {
+                    await party.names().contains(SyncplayPartyBridge.partyName("amy"))
+                }
+                try await TestSupport.eventually(Self.startBound, "mpv to load the file") {
+                    (try? await peer.mpv.get("duration"))?.double != nil
+                }
+                try await body(party, peer)
+            } catch {
+                print("syncplay client log:\n\(peer.process.output)")
+                await peer.stop()
+                throw error
+            }
+            await peer.stop()
+        } catch {
+            await party.stop()
+            throw error
+        }
+        await party.stop()
+    }
+
+    @Test func aSyncplayClientFollowsTheHostAndItsPauseReachesTheParty() async throws {
+        if let missing = SyncplayBinaries.missing {
+            print("skipping the Syncplay gateway test: \(missing)")
+            return
+        }
+        try await Self.withPeer(control: .everyone) { party, peer in
+            // Party chat reaches the Syncplay user.
+            await party.host.chat("hello from Hana")
+            try await TestSupport.eventually(SyncplayRealServerTests.propagationBound, "the host's chat in syncplay's console") {
+                peer.process.output.contains("hello from Hana")
+            }
+
+            // The host seeks to 20 s and plays: mpv follows.
+            await party.host.request(.seek, value: 20)
+            await party.host.request(.play)
+            try await Self.expectFollowing(peer, party, playing: true, beyond: 19, "mpv to play with the host from 20 s")
+
+            // The host pauses: mpv pauses where the host is.
+            await party.host.request(.pause)
+            try await Self.expectFollowing(peer, party, playing: false, "mpv to pause with the host")
+
+            // The host seeks to 40 s, paused: mpv follows.
+            await party.host.request(.seek, value: 40)
+            try await TestSupport.eventually(SyncplayRealServerTests.propagationBound, "mpv to seek to 40 s") {
+                guard let position = await peer.position() else { return false }
+                return abs(position - 40) < Self.followBound
+            }
+
+            // Playing again, mpv pauses: the party (the host's player) pauses.
+            await party.host.request(.play)
+            try await Self.expectFollowing(peer, party, playing: true, "mpv to play with the host again")
+            try await peer.mpv.set("pause", .bool(true))
+            try await TestSupport.eventually(SyncplayRealServerTests.propagationBound, "mpv's pause to pause the host") {
+                await party.hostPlayer()?.playing == false
+            }
+            #expect(party.notices.timelineReasons.contains("\(SyncplayPartyBridge.partyName("amy")): pause"))
+
+            // mpv seeks to 10 s: the party seeks.
+            try await peer.mpv.set("time-pos", .number(10))
+            try await TestSupport.eventually(SyncplayRealServerTests.propagationBound, "mpv's seek to move the host") {
+                guard let host = await party.hostPlayer() else { return false }
+                return abs(host.position - 10) < Self.followBound
+            }
+        }
+    }
+
+    @Test func underHostControlASyncplayPauseIsRefusedAndReverted() async throws {
+        if let missing = SyncplayBinaries.missing {
+            print("skipping the Syncplay gateway test: \(missing)")
+            return
+        }
+        try await Self.withPeer(control: .host) { party, peer in
+            await party.host.request(.play)
+            try await Self.expectFollowing(peer, party, playing: true, "mpv to play with the host")
+
+            // mpv pauses: refused, so mpv plays again and the party never paused.
+            try await peer.mpv.set("pause", .bool(true))
+            try await TestSupport.eventually(SyncplayRealServerTests.propagationBound, "mpv to be forced to play again") {
+                await peer.paused() == false
+            }
+            try await Self.expectFollowing(peer, party, playing: true, "mpv to follow the playing host after the refusal")
+            #expect(!party.notices.timelineReasons.contains { $0.hasPrefix(SyncplayPartyBridge.partyName("amy")) })
+            // The refusal is shown to the Syncplay user (a chat line from the gateway).
+            try await TestSupport.eventually(SyncplayRealServerTests.propagationBound, "the refusal in syncplay's console") {
+                peer.process.output.contains("<Tandem> refused: only the host can pause")
+            }
+        }
+    }
+}

@@ -52,6 +52,13 @@ public final class WebSocketConnection: Sendable {
         self.onLoop { $0.send(text) }
     }
 
+    /// Queues one text message already encoded as UTF-8 (not checked). For one message to many
+    /// connections: encode it once and give every connection the same buffer; it is only read, so they
+    /// share its bytes (a ``ByteBuffer`` is copy-on-write). Dropped like ``send(_:)``.
+    public func send(utf8 text: ByteBuffer) {
+        self.onLoop { $0.send(utf8: text) }
+    }
+
     /// Queues one text message made on the event loop just before it is written: `make` gets that
     /// instant (seconds on `CLOCK_MONOTONIC`, like ``InboundMessage/receivedAt``). For timestamps that
     /// must say when a message left (a time ping's t0, a pong's t2), not when it was decided.

@@ -120,9 +120,15 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
     /// Sends one text message; dropped when the connection is closing or closed.
     func send(_ text: String) {
         guard let context = self.context else { return }
+        self.send(utf8: context.channel.allocator.buffer(string: text))
+    }
+
+    /// Sends one text message already encoded as UTF-8; dropped like ``send(_:)``.
+    func send(utf8 data: ByteBuffer) {
+        guard let context = self.context else { return }
         let action = self.lifecycle.sendRequested(writable: context.channel.isWritable)
         if case .writeMessage = action {
-            self.write(opcode: .text, data: context.channel.allocator.buffer(string: text), context: context)
+            self.write(opcode: .text, data: data, context: context)
         } else {
             self.perform(action, context: context)
         }

@@ -145,6 +145,8 @@ public struct ParticipantCore: Sendable {
             let t3 = min(receivedAt ?? now, now)
             guard let made = pings.removeValue(forKey: pong.id), pong.t0 >= made, pong.t0 <= t3 else { return [] }
             clockSync.add(ClockSync.Sample(t0: pong.t0, t1: pong.t1, t2: pong.t2, t3: t3))
+            // A disturbance brings the pace back at once, not after the long wait a converged clock had set.
+            if !clockSync.isBursting { nextPing = min(nextPing, now + clockSync.nextInterval) }
             return applyTimeline(now: now)
         case .timeline(let next):
             guard next.epoch > (timeline?.epoch ?? 0) else { return [] }  // stale epoch: ignore

@@ -113,7 +113,7 @@ public actor PartyServerRunner {
             case .send(let id, .timePong(let pong)):
                 // t2 is when the answer leaves the socket, not when it was decided.
                 connections[id]?.send(stampedAt: { t2 in
-                    PartyProtocol.encode(.timePong(TimePong(id: pong.id, t0: pong.t0, t1: pong.t1, t2: max(t2, pong.t2))))
+                    TimePong(id: pong.id, t0: pong.t0, t1: pong.t1, t2: max(t2, pong.t2)).wireText
                 })
             case .send(let id, let message):
                 guard let connection = connections[id] else { continue }

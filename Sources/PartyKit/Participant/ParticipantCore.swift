@@ -306,7 +306,10 @@ public struct ParticipantCore: Sendable {
         pings[id] = now
         // Back to back until `burstCount` answers are in (a few more pings than that are in flight by
         // then, and the extra low-delay samples sharpen the first estimate), then the steady pace.
-        nextPing = now + clockSync.nextInterval
+        // A burst never has more than `burstCount` pings unanswered: a server slow to answer (a join
+        // storm) then gets the steady pace, not a burst that lasts as long as its answers are late.
+        let inFlightCap = clockSync.isBursting && pings.count >= ClockSync.burstCount
+        nextPing = now + (inFlightCap ? ClockSync.steadyInterval : clockSync.nextInterval)
         return [.send(.timePing(TimePing(id: id, t0: now)))]
     }
 

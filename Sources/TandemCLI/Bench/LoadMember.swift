@@ -99,7 +99,9 @@ final class LoadMember: Sendable {
             state.commandsSent += 1
             state.statistics.messagesSent += 1
             // The server answers a command with the next epoch (these members never stall, so
-            // nothing else moves it).
+            // nothing else moves it). Recorded now, so the run counts it however soon it ends; the
+            // instant is made exact as the command leaves.
+            party.commandSent(causing: epoch + 1, at: now)
             return (actions, (state.core.request(next.action, value: next.value), epoch + 1))
         }
         if case let (.send(message), epoch)? = command {

@@ -53,6 +53,13 @@ public final class WebSocketConnection: Sendable {
         self.onLoop { $0.send(text) }
     }
 
+    /// Queues one text message already encoded as UTF-8 (not checked). For one message to many
+    /// connections: encode it once and give every connection the same buffer; it is only read, so they
+    /// share its bytes (a ``ByteBuffer`` is copy-on-write). Dropped like ``send(_:)``.
+    public func send(utf8 text: ByteBuffer) {
+        self.onLoop { $0.send(utf8: text) }
+    }
+
     /// Queues one binary message (its payload as is). Returns at once; dropped if the connection is
     /// closing or closed. The peer must accept binary messages: a ``WebSocketConnection`` closes with
     /// code 1003 on a binary frame unless its application called ``acceptBinaryMessages()``.

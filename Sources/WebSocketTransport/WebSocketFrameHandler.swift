@@ -130,7 +130,13 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
     /// Sends one text message; dropped when the connection is closing or closed.
     func send(_ text: String) {
         guard let context = self.context else { return }
-        self.send(opcode: .text, data: context.channel.allocator.buffer(string: text), context: context)
+        self.send(utf8: context.channel.allocator.buffer(string: text))
+    }
+
+    /// Sends one text message already encoded as UTF-8; dropped like ``send(_:)``.
+    func send(utf8 data: ByteBuffer) {
+        guard let context = self.context else { return }
+        self.send(opcode: .text, data: data, context: context)
     }
 
     /// Sends one binary message; dropped when the connection is closing or closed.

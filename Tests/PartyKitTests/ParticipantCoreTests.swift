@@ -372,6 +372,19 @@ import Testing
         #expect(second == .send(.command(Command(id: 2, action: .play))))
     }
 
+    /// A server that does not answer (a join storm) gets at most `burstCount` pings back to back, then
+    /// the steady pace: the burst does not go on for as long as its answers are late.
+    @Test func anUnansweredBurstStopsAtTheInFlightCap() {
+        let h = MemberHarness.participant()
+        h.answerPings = false
+        h.start()
+        h.receive(.welcome(h.welcome(timeline: Timeline(epoch: 1, partyTime: h.party(0)))))
+        h.advance(to: 2)
+        // 16 back to back (within 0.25 s), then 10 a second for the rest of the 2 s.
+        #expect(h.pingTimes.count <= ClockSync.burstCount + Int(2 / ClockSync.steadyInterval) + 1, "\(h.pingTimes.count) pings")
+        #expect(h.pingTimes.count >= ClockSync.burstCount)
+    }
+
     /// A pong read off the socket at 0.02 but handled at 1.5 (the member was busy) is a 20 ms
     /// round trip, not a 1.5 s one.
     @Test func pongReceiveTimeIsTheTransportsNotTheHandlers() throws {

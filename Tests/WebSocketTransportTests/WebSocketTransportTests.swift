@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOCore
 import NIOWebSocket
 @testable import WebSocketTransport
 import Testing
@@ -63,6 +64,23 @@ struct WebSocketTransportTests {
         server.send("state 2")
         #expect(try await next(client.inbound) == "state 1")
         #expect(try await next(client.inbound) == "state 2")
+        await harness.server.stop()
+    }
+
+    @Test func oneEncodedBufferGoesToEveryConnection() async throws {
+        let harness = try await Harness.start(echo: false)
+        let first = try await harness.connect()
+        let firstServer = try await harness.nextConnection()
+        let second = try await harness.connect()
+        let secondServer = try await harness.nextConnection()
+        let shared = ByteBuffer(string: #"{"type":"timeline","reason":"Zoë: pause"}"#)
+        firstServer.send(utf8: shared)
+        secondServer.send(utf8: shared)
+        firstServer.send(utf8: shared)
+        #expect(try await next(first.inbound) == #"{"type":"timeline","reason":"Zoë: pause"}"#)
+        #expect(try await next(first.inbound) == #"{"type":"timeline","reason":"Zoë: pause"}"#)
+        #expect(try await next(second.inbound) == #"{"type":"timeline","reason":"Zoë: pause"}"#)
+        #expect(shared.readableBytes == #"{"type":"timeline","reason":"Zoë: pause"}"#.utf8.count, "the buffer is only read")
         await harness.server.stop()
     }
 

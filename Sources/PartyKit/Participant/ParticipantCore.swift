@@ -145,6 +145,8 @@ public struct ParticipantCore: Sendable {
             let t3 = min(receivedAt ?? now, now)
             guard let made = pings.removeValue(forKey: pong.id), pong.t0 >= made, pong.t0 <= t3 else { return [] }
             clockSync.add(ClockSync.Sample(t0: pong.t0, t1: pong.t1, t2: pong.t2, t3: t3))
+            // A disturbance brings the pace back at once, not after the long wait a converged clock had set.
+            if !clockSync.isBursting { nextPing = min(nextPing, now + clockSync.nextInterval) }
             return applyTimeline(now: now)
         case .timeline(let next):
             guard next.epoch > (timeline?.epoch ?? 0) else { return [] }  // stale epoch: ignore
@@ -304,7 +306,10 @@ public struct ParticipantCore: Sendable {
         pings[id] = now
         // Back to back until `burstCount` answers are in (a few more pings than that are in flight by
         // then, and the extra low-delay samples sharpen the first estimate), then the steady pace.
-        nextPing = now + clockSync.nextInterval
+        // A burst never has more than `burstCount` pings unanswered: a server slow to answer (a join
+        // storm) then gets the steady pace, not a burst that lasts as long as its answers are late.
+        let inFlightCap = clockSync.isBursting && pings.count >= ClockSync.burstCount
+        nextPing = now + (inFlightCap ? ClockSync.steadyInterval : clockSync.nextInterval)
         return [.send(.timePing(TimePing(id: id, t0: now)))]
     }
 

@@ -227,25 +227,23 @@ public struct PartyServerCore: Sendable {
 
     private mutating func handle(_ message: PartyMessage, party partyID: String, seat seatID: String,
                                  connection id: Int, receivedAt: Double, now: Double) -> [Output] {
-        guard var party = parties[partyID], let seat = party.seats[seatID] else { return [] }
+        // No copy of the party is held here: the hot messages (pings, statuses) change it in place, and
+        // a copy alive meanwhile would make that copy its seats, once per message of every member.
+        guard let seat = parties[partyID]?.seats[seatID] else { return [] }
         switch message {
         case .timePing(let ping):
             return [.send(connection: id, .timePong(TimePong(id: ping.id, t0: ping.t0, t1: receivedAt, t2: now)))]
         case .command(let command):
             return self.command(command, party: partyID, seat: seat, connection: id, now: now)
         case .status(let status):
-            party.seats[seatID]?.status = status.state
-            party.seats[seatID]?.statusEpoch = status.epoch
-            let presence = Presence(status)
-            var presenceChanged: [Output] = []
-            if var info = party.seats[seatID]?.info, info.presence != presence {
-                info.presence = presence
-                party.seats[seatID]?.info = info
-                presenceChanged = broadcast(party, .presence(info))
-            }
-            if let rtt = status.rttMs, rtt.isFinite, rtt >= 0 { party.seats[seatID]?.rtt = min(rtt / 1000, 5) }
-            parties[partyID] = party
-            return presenceChanged + statusChanged(partyID, seat: seatID, now: now)
+            return self.status(status, party: partyID, seat: seat, now: now)
+        default:
+            break
+        }
+        guard var party = parties[partyID] else { return [] }
+        switch message {
+        case .timePing, .command, .status:
+            return []
         case .chat(let chat):
             let text = String(chat.text.prefix(PartyProtocol.maxChatLength))
             let line = ChatMessage(from: seat.info.name, text: text, time: now)
@@ -264,6 +262,23 @@ public struct PartyServerCore: Sendable {
         default:
             return drop(id, code: .badMessage, "\"\(message.type)\" is not a client message", now: now)
         }
+    }
+
+    /// A member's status: its seat's state, epoch and round trip, and its presence for the others.
+    private mutating func status(_ status: Status, party partyID: String, seat: PartyState.Seat, now: Double) -> [Output] {
+        let seatID = seat.info.id
+        parties[partyID]?.seats[seatID]?.status = status.state
+        parties[partyID]?.seats[seatID]?.statusEpoch = status.epoch
+        if let rtt = status.rttMs, rtt.isFinite, rtt >= 0 { parties[partyID]?.seats[seatID]?.rtt = min(rtt / 1000, 5) }
+        let presence = Presence(status)
+        var presenceChanged: [Output] = []
+        if seat.info.presence != presence {
+            parties[partyID]?.seats[seatID]?.info.presence = presence
+            var info = seat.info
+            info.presence = presence
+            if let party = parties[partyID] { presenceChanged = broadcast(party, .presence(info)) }
+        }
+        return presenceChanged + statusChanged(partyID, seat: seatID, now: now)
     }
 
     private mutating func command(_ command: Command, party partyID: String, seat: PartyState.Seat,

@@ -8,7 +8,8 @@ import Foundation
 ///   each direction over a window instead: their half-difference is θ when the base latency is symmetric.
 /// - A line through those samples' offsets over the window gives the frequency drift too (clocks
 ///   differ by up to ±200 ppm), so the mapping stays right between exchanges.
-/// - Pacing: a burst on join, then one exchange a second.
+/// - Pacing (``PingPacer``): a burst on join, then the steady pace, backing off once the estimate has
+///   converged and back to the steady pace when an exchange contradicts it.
 public struct ClockSync: Sendable {
     public struct Sample: Sendable, Equatable {
         public var t0, t1, t2, t3: Double
@@ -60,11 +61,15 @@ public struct ClockSync: Sendable {
 
     public private(set) var samples = Deque<Sample>()
     public private(set) var estimate: Estimate?
+    /// Whether the drift of ``estimate`` comes from a fitted line (else it is assumed, or zero).
+    public private(set) var driftFitted = false
+    public private(set) var pacer = PingPacer()
 
     public init() {}
 
     public var isBursting: Bool { samples.count < Self.burstCount }
-    public var nextInterval: Double { isBursting ? Self.burstInterval : Self.steadyInterval }
+    /// Seconds until the next exchange (``PingPacer``).
+    public var nextInterval: Double { pacer.interval }
 
     /// Adds an exchange; impossible ones (negative delay, out of order) are ignored. Returns whether kept.
     @discardableResult
@@ -76,16 +81,40 @@ public struct ClockSync: Sendable {
               samples.count > Self.maxSamples || sample.local - first.local > Self.windowSeconds {
             samples.removeFirst()
         }
-        estimate = Self.fit(Array(samples), previous: estimate)
+        let previous = estimate
+        let all = Array(samples)
+        let fittedDrift = Self.fitDrift(all)
+        driftFitted = fittedDrift != nil
+        estimate = Self.fit(all, previous: previous, fittedDrift: fittedDrift)
+        pace(sample, previous: previous)
         return true
+    }
+
+    /// Tells the pacer what this exchange did to the estimate.
+    private mutating func pace(_ sample: Sample, previous: Estimate?) {
+        if isBursting { return }
+        guard let previous, let estimate, pacer.state != .bursting else {
+            pacer.burstEnded()
+            return
+        }
+        // Both estimates read at the exchange's instant, so drift alone moves nothing.
+        let predicted = previous.party(fromLocal: sample.local) - sample.local
+        let step = estimate.party(fromLocal: sample.local) - sample.local - predicted
+        // The exchange's offset is within delay/2 of the truth, the previous estimate within its uncertainty.
+        let inconsistency = abs(sample.offset - predicted) - sample.delay / 2 - previous.uncertainty
+        pacer.exchanged(.init(offsetStep: step, inconsistency: inconsistency, uncertainty: estimate.uncertainty,
+                              driftKnown: driftFitted))
     }
 
     public func party(fromLocal local: Double) -> Double? { estimate?.party(fromLocal: local) }
     public func local(fromParty party: Double) -> Double? { estimate?.local(fromParty: party) }
 
     static func fit(_ all: [Sample], previous: Estimate?) -> Estimate? {
+        fit(all, previous: previous, fittedDrift: fitDrift(all))
+    }
+
+    static func fit(_ all: [Sample], previous: Estimate?, fittedDrift fitted: Double?) -> Estimate? {
         guard let latest = all.last?.local else { return nil }
-        let fitted = fitDrift(all)
         let drift = fitted ?? previous?.drift ?? 0
         let driftKnown = fitted != nil || (previous.map { $0.drift != 0 } ?? false)
         let window = driftKnown ? offsetWindow : noDriftWindow(all, latest: latest)

@@ -1,4 +1,5 @@
 import Logging
+import NIOCore
 import NIOSSL
 import PartyKit
 import WebSocketTransport
@@ -167,6 +168,8 @@ public actor PartyServerRunner {
     private func tick() { perform(core.tick(now: clock.now())) }
 
     private func perform(_ outputs: [PartyServerCore.Output]) {
+        // A broadcast is one message to many connections in a row: encoded once, its bytes shared by all.
+        var encoded: (message: PartyMessage, bytes: ByteBuffer)?
         for output in outputs {
             switch output {
             case .send(let id, let message) where locals[id] != nil: locals[id]?(.message(message))
@@ -174,9 +177,18 @@ public actor PartyServerRunner {
             case .send(let id, .timePong(let pong)):
                 // t2 is when the answer leaves the socket, not when it was decided.
                 connections[id]?.send(stampedAt: { t2 in
-                    PartyProtocol.encode(.timePong(TimePong(id: pong.id, t0: pong.t0, t1: pong.t1, t2: max(t2, pong.t2))))
+                    TimePong(id: pong.id, t0: pong.t0, t1: pong.t1, t2: max(t2, pong.t2)).wireText
                 })
-            case .send(let id, let message): connections[id]?.send(PartyProtocol.encode(message))
+            case .send(let id, let message):
+                guard let connection = connections[id] else { continue }
+                let bytes: ByteBuffer
+                if let encoded, encoded.message == message {
+                    bytes = encoded.bytes
+                } else {
+                    bytes = ByteBuffer(string: PartyProtocol.encode(message))
+                    encoded = (message, bytes)
+                }
+                connection.send(utf8: bytes)
             case .close(let id, let reason):
                 connections[id]?.close(reason: String(reason.prefix(120)))
                 connections[id] = nil

@@ -11,7 +11,7 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Benchmarks against ffmpeg and mpv (ratios of runs made alternately in one invocation).",
         subcommands: [Decode.self, RealTime.self, FirstFrame.self, OpenClose.self, Party.self, Stories.self, StoriesMemory.self,
-                      PercentileOfInput.self, Link.self, Burn.self, FirstSync.self]
+                      PercentileOfInput.self, Link.self, Burn.self, FirstSync.self, Load.self]
     )
 
     /// This very executable, for runs in a fresh process.

@@ -1,0 +1,95 @@
+/// How often a member sends time pings, as a state machine fed each exchange the clock sync keeps:
+/// a burst on join, the steady pace while the estimate is still moving, then fewer and fewer pings once
+/// it has converged, and the steady pace again at the first exchange that contradicts it.
+///
+/// A server carries every member's pings: at the steady pace they are most of its messages, and once a
+/// member's estimate has settled they add nothing it does not already know.
+public struct PingPacer: Sendable, Equatable {
+    public enum State: Sendable, Equatable {
+        /// Until ``ClockSync/burstCount`` exchanges are in: back to back.
+        case bursting
+        /// The estimate is still moving (or has just been disturbed): ``ClockSync/steadyInterval``.
+        case tracking(calmExchanges: Int)
+        /// Converged: the interval grows by ``backOffFactor`` with each calm exchange up to ``maxInterval``.
+        case backingOff(interval: Double)
+    }
+
+    /// What one exchange said about the estimate, for ``exchanged(_:)``.
+    public struct Exchange: Sendable, Equatable {
+        /// How far the estimate moved with this exchange: the party time the new and the previous
+        /// estimate give for the exchange's instant, apart (seconds; drift alone moves nothing).
+        public var offsetStep: Double
+        /// How far this exchange's own offset lies outside what the previous estimate and the exchange's
+        /// own round trip allow together (seconds; 0 or less: consistent). Positive: the clock or the
+        /// path changed under the estimate.
+        public var inconsistency: Double
+        /// The estimate's error bound after this exchange (seconds).
+        public var uncertainty: Double
+        /// Whether the estimate's drift comes from a fitted line (not yet assumed).
+        public var driftKnown: Bool
+        public init(offsetStep: Double, inconsistency: Double, uncertainty: Double, driftKnown: Bool) {
+            self.offsetStep = offsetStep
+            self.inconsistency = inconsistency
+            self.uncertainty = uncertainty
+            self.driftKnown = driftKnown
+        }
+    }
+
+    /// An exchange that moves the offset by at most this is calm: a tenth of a millisecond is far below
+    /// what a player shows (a frame is 40 ms; the sync controller acts on errors of milliseconds).
+    public static let calmOffsetStep = 0.1e-3
+    /// Calm exchanges in a row after which the estimate counts as converged: at the steady pace, one
+    /// second of an estimate that no longer moves.
+    public static let calmExchangesToConverge = 10
+    /// The convergence bound on the estimate's uncertainty (half the fastest round trip): above it the
+    /// link is slow or jittery enough that each extra exchange may still find a faster round trip and
+    /// tighten the estimate, so the pace is kept. 25 ms covers links up to a 50 ms round trip.
+    public static let convergedUncertainty = 25e-3
+    /// Each calm exchange after convergence multiplies the interval by this.
+    public static let backOffFactor = 1.5
+    /// The slowest pace: one exchange per drift bucket (``ClockSync/driftBucket``, 1 s), so the drift
+    /// line, fitted through per-second minima, still has a sample in every second.
+    public static let maxInterval = ClockSync.driftBucket
+    /// An exchange whose offset lies this far beyond both error bounds is a disturbance (a clock step, a
+    /// new path), not jitter: jitter only ever makes an exchange's round trip longer, which its own
+    /// bound already allows for.
+    public static let disturbanceMargin = 1e-3
+
+    public private(set) var state: State = .bursting
+
+    public init() {}
+
+    /// Seconds until the next ping.
+    public var interval: Double {
+        switch state {
+        case .bursting: ClockSync.burstInterval
+        case .tracking: ClockSync.steadyInterval
+        case .backingOff(let interval): interval
+        }
+    }
+
+    /// The burst is over (``ClockSync/burstCount`` exchanges kept).
+    public mutating func burstEnded() {
+        if state == .bursting { state = .tracking(calmExchanges: 0) }
+    }
+
+    /// One more exchange was kept after the burst.
+    public mutating func exchanged(_ exchange: Exchange) {
+        if state == .bursting { return }
+        let disturbed = exchange.inconsistency > Self.disturbanceMargin || exchange.uncertainty > Self.convergedUncertainty
+        let calm = !disturbed && exchange.driftKnown && abs(exchange.offsetStep) <= Self.calmOffsetStep
+        switch state {
+        case .bursting:
+            break
+        case .tracking(let count):
+            let calmRun = calm ? count + 1 : 0
+            state = calmRun >= Self.calmExchangesToConverge
+                ? .backingOff(interval: min(ClockSync.steadyInterval * Self.backOffFactor, Self.maxInterval))
+                : .tracking(calmExchanges: calmRun)
+        case .backingOff(let interval):
+            // Anything but a calm exchange (a disturbance, or the estimate moving again): the steady
+            // pace until it has settled anew.
+            state = calm ? .backingOff(interval: min(interval * Self.backOffFactor, Self.maxInterval)) : .tracking(calmExchanges: 0)
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Logging
+import PartyKit
+import Synchronization
+import WebSocketTransport
+
+/// One simulated member of a `tandem bench load` run: a real WebSocket connection driving a real
+/// ``ParticipantCore`` (hello, its clock-sync ping schedule, a status a second), with no player: every
+/// seek it is given counts as done at once. A host also sends a command every few seconds.
+///
+/// Messages are read by one task per member (``readInbound()``); everything else happens on the
+/// run's single ticker (``tick(now:phase:)``). The core and the counters sit behind one lock.
+final class LoadMember: Sendable {
+    let party: LoadParty
+    let isHost: Bool
+    let name: String
+    let connection: WebSocketConnection
+    private let state: Mutex<State>
+    /// When ``tick(now:phase:)`` has something to do (the bits of a `Double`), read without the lock.
+    private let wake = Atomic<UInt64>(0)
+
+    private struct State: Sendable {
+        var core: ParticipantCore
+        var statistics = LoadStatistics()
+        /// The first and last ping ids sent in the window: the pongs that count.
+        var windowPings: ClosedRange<Int>?
+        var nextCommand: Double?
+        var commandsSent = 0
+        var commandRound = 0
+        var closed = false
+    }
+
+    init(party: LoadParty, isHost: Bool, name: String, hello: Hello, connection: WebSocketConnection) {
+        self.party = party
+        self.isHost = isHost
+        self.name = name
+        self.connection = connection
+        state = Mutex(State(core: ParticipantCore(hello: hello)))
+    }
+
+    var isJoined: Bool { state.withLock { $0.core.isJoined } }
+    var isClosed: Bool { state.withLock { $0.closed } }
+    var statistics: LoadStatistics { state.withLock { $0.statistics } }
+    var commandsSent: Int { state.withLock { $0.commandsSent } }
+    var nextWake: Double { Double(bitPattern: wake.load(ordering: .relaxed)) }
+
+    /// Sends the hello.
+    func start(now: Double) {
+        let actions = state.withLock { $0.core.start(now: now) }
+        perform(actions, now: now, phase: .warmingUp)
+    }
+
+    /// A host's first command in the window comes at `at` (hosts are staggered over the interval).
+    func scheduleCommands(from at: Double) {
+        state.withLock { $0.nextCommand = at }
+    }
+
+    /// Reads the connection until it closes; `phase` says whether what arrives counts.
+    func readInbound(phase: @Sendable () -> LoadPhase, now: @Sendable () -> Double) async {
+        for await inbound in connection.inbound {
+            guard let message = try? PartyProtocol.decode(inbound.text) else { continue }
+            let current = phase()
+            let actions = state.withLock { state -> [ParticipantCore.Action] in
+                if current == .measuring { state.statistics.messagesReceived += 1 }
+                switch message {
+                case .timePong(let pong):
+                    if let window = state.windowPings, window.contains(pong.id) {
+                        state.statistics.pongsReceived += 1
+                        state.statistics.pongRoundTrips.append(inbound.receivedAt - pong.t0)
+                    }
+                case .timeline(let timeline):
+                    if let sentAt = party.sentAt(ofEpoch: timeline.epoch) {
+                        state.statistics.fanOutsReceived += 1
+                        state.statistics.fanOuts.append(inbound.receivedAt - sentAt)
+                    }
+                default:
+                    break
+                }
+                return state.core.receive(message, receivedAt: inbound.receivedAt, now: now())
+            }
+            perform(actions, now: now(), phase: current)
+        }
+        state.withLock { state in
+            if !state.closed { state.statistics.disconnects += 1 }
+            state.closed = true
+        }
+    }
+
+    /// Does what is due at `now`: the core's pings, statuses and checks, and a host's command.
+    func tick(now: Double, phase: LoadPhase) {
+        let (actions, command) = state.withLock { state -> ([ParticipantCore.Action], (ParticipantCore.Action, Int)?) in
+            guard !state.closed else { return ([], nil) }
+            let actions = state.core.tick(now: now, player: nil)
+            guard phase == .measuring, let due = state.nextCommand, now >= due, let epoch = state.core.timeline?.epoch else {
+                return (actions, nil)
+            }
+            state.nextCommand = due + LoadRun.commandInterval
+            let next = Self.commandCycle(state.commandRound)
+            state.commandRound += 1
+            state.commandsSent += 1
+            state.statistics.messagesSent += 1
+            // The server answers a command with the next epoch (these members never stall, so
+            // nothing else moves it). Recorded now, so the run counts it however soon it ends; the
+            // instant is made exact as the command leaves.
+            party.commandSent(causing: epoch + 1, at: now)
+            return (actions, (state.core.request(next.action, value: next.value), epoch + 1))
+        }
+        if case let (.send(message), epoch)? = command {
+            let text = PartyProtocol.encode(message)
+            let party = self.party
+            // Fan-outs count from the instant the command leaves the host.
+            connection.send(stampedAt: { sentAt in
+                party.commandSent(causing: epoch, at: sentAt)
+                return text
+            })
+        }
+        perform(actions, now: now, phase: phase)
+    }
+
+    /// Play, seek, pause, again and again: every kind of timeline the fan-out carries.
+    static func commandCycle(_ round: Int) -> (action: Command.Action, value: Double?) {
+        switch round % 3 {
+        case 0: (.play, nil)
+        case 1: (.seek, Double(round % 60))
+        default: (.pause, nil)
+        }
+    }
+
+    /// Stops counting this member as connected (the run is closing it).
+    func closing() {
+        state.withLock { $0.closed = true }
+    }
+
+    private func perform(_ actions: [ParticipantCore.Action], now: Double, phase: LoadPhase) {
+        var follow: [ParticipantCore.Action] = []
+        for action in actions {
+            switch action {
+            case .send(.timePing(let ping)):
+                state.withLock { state in
+                    if phase == .measuring {
+                        state.statistics.pingsSent += 1
+                        state.statistics.messagesSent += 1
+                        state.windowPings = (state.windowPings?.lowerBound ?? ping.id)...ping.id
+                    }
+                }
+                // t0 is the instant the ping leaves, as a real member stamps it.
+                connection.send(stampedAt: { t0 in PartyProtocol.encode(.timePing(TimePing(id: ping.id, t0: max(t0, ping.t0)))) })
+            case .send(let message):
+                if phase == .measuring { state.withLock { $0.statistics.messagesSent += 1 } }
+                connection.send(PartyProtocol.encode(message))
+            case .seek(_, _, _, _, _, let epoch, _):
+                // No player: the seek is prerolled at once.
+                follow += state.withLock { $0.core.seekCompleted(epoch: epoch, now: now) }
+            case .switchClock, .setCorrection, .notice, .disconnect:
+                break
+            }
+        }
+        if !follow.isEmpty { perform(follow, now: now, phase: phase) }
+        let next = state.withLock { state in
+            min(state.core.nextWake(after: now), state.nextCommand ?? .infinity)
+        }
+        wake.store(next.bitPattern, ordering: .relaxed)
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Logging
+import MediaTime
+import PartyKit
+import PartyNet
+import WebSocketTransport
+
+/// One `tandem bench load` run: connects the members party by party (hosts first, so their hellos
+/// make the parties), lets their clocks settle, measures a window, waits for the window's answers,
+/// and closes everything.
+///
+/// The client is kept light: connections live on NIO's shared event loops (one per core), each member
+/// has one reading task (no thread), and one ticker task drives every member's pings, statuses and
+/// commands.
+struct LoadRun {
+    /// A host sends a command (play, seek, pause in turn) this often in the window: "every few seconds".
+    static let commandInterval = 5.0
+    /// Connections being opened at once: well below the server's listen backlog (256).
+    static let connectConcurrency = 64
+    /// How long the members may take to connect and be welcomed, per thousand members.
+    static let joinTimeoutPerThousand = 60.0
+    /// How long after the window the run waits for the window's pongs and fan-outs still on their way.
+    static let drainTimeout = 10.0
+    /// How often the ticker looks for members with something due: finer than the join burst's 15 ms pace.
+    static let tickInterval = 0.005
+
+    var members: Int
+    var parties: Int
+    var warmUp: Double
+    var duration: Double
+    var logger: Logger
+
+    private static let clock = MonotonicTimeSource()
+
+    /// Runs against `server`; `idleRSS`: the server's VmRSS before any member connected (nil: unknown).
+    func run(server: LoadServer, idleRSS: Int?) async throws -> LoadSummary {
+        let trust: ServerTrust = server.fingerprint.map { .pinned($0) } ?? .insecure
+        var rng = SystemRandomNumberGenerator()
+        let partyList = (0..<parties).map { LoadParty(index: $0, id: "load-\($0)", key: PartyLink.generateKey(using: &rng)) }
+        let sizes = (0..<parties).map { members / parties + ($0 < members % parties ? 1 : 0) }
+        let roster = LoadRoster()
+        let ticker = Task {
+            while !Task.isCancelled {
+                roster.tick(now: Self.clock.now())
+                try? await Task.sleep(nanoseconds: UInt64(Self.tickInterval * 1e9))
+            }
+        }
+        var readers: [Task<Void, Never>] = []
+        defer { ticker.cancel() }
+
+        // Hosts first: their hellos create the parties the guests then join.
+        for wave in [true, false] {
+            let seats = partyList.flatMap { party in
+                (wave ? 0..<1 : 1..<max(1, sizes[party.index])).map { (party, $0) }
+            }
+            let joined = try await connect(seats, server: server, trust: trust, roster: roster)
+            roster.add(joined.map(\.member))
+            readers += joined.map(\.reader)
+            try await waitUntil(timeout: Self.joinTimeoutPerThousand * max(1, Double(members) / 1000),
+                                what: "\(wave ? "hosts" : "members") to be welcomed") {
+                roster.allJoined
+            }
+        }
+        let everyone = roster.all
+        try await Task.sleep(nanoseconds: UInt64(warmUp * 1e9))
+
+        // The window.
+        let start = Self.clock.now()
+        for member in everyone where member.isHost {
+            // Hosts are spread over one interval, so commands do not all land at once.
+            member.scheduleCommands(from: start + Self.commandInterval * Double(member.party.index + 1) / Double(parties))
+        }
+        let serverStart = try LoadProcessUsage.read(pid: server.pid)
+        let clientStart = try LoadProcessUsage.read(pid: 0)
+        roster.phase = .measuring
+        try await Task.sleep(nanoseconds: UInt64(duration * 1e9))
+        roster.phase = .draining
+        let end = Self.clock.now()
+        let serverEnd = try LoadProcessUsage.read(pid: server.pid)
+        let clientEnd = try LoadProcessUsage.read(pid: 0)
+        ticker.cancel()
+
+        // The window's answers still on their way.
+        let expected = partyList.reduce(0) { $0 + $1.commandCount * sizes[$1.index] }
+        try? await waitUntil(timeout: Self.drainTimeout, what: "the window's answers") {
+            let s = Self.merged(everyone)
+            return s.pongsReceived >= s.pingsSent && s.fanOutsReceived >= expected
+        }
+        let statistics = Self.merged(everyone)
+        for member in everyone {
+            member.closing()
+            member.connection.close(reason: "benchmark over")
+        }
+        for reader in readers { await reader.value }
+        return LoadSummary.make(
+            statistics: statistics, members: members, parties: parties, tls: server.fingerprint != nil, seconds: end - start,
+            commandsSent: everyone.reduce(0) { $0 + $1.commandsSent }, fanOutsExpected: expected,
+            server: (serverStart, serverEnd), serverIdleRSS: idleRSS, client: (clientStart, clientEnd))
+    }
+
+    static func merged(_ members: [LoadMember]) -> LoadStatistics {
+        members.reduce(into: LoadStatistics()) { $0.merge($1.statistics) }
+    }
+
+    /// Opens the connections of `seats` (party, seat number), at most ``connectConcurrency`` at a time,
+    /// and says hello on each.
+    private func connect(_ seats: [(LoadParty, Int)], server: LoadServer, trust: ServerTrust,
+                         roster: LoadRoster) async throws -> [(member: LoadMember, reader: Task<Void, Never>)] {
+        let limits = WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes)
+        let logger = self.logger
+        let host = server.host, port = server.port
+        return try await withThrowingTaskGroup(of: (LoadMember, Task<Void, Never>).self) { group in
+            var results: [(member: LoadMember, reader: Task<Void, Never>)] = []
+            var pending = seats[...]
+            func add() {
+                guard let (party, seat) = pending.popFirst() else { return }
+                group.addTask {
+                    let name = seat == 0 ? "host-\(party.index)" : "m\(seat)-\(party.index)"
+                    let connection: WebSocketConnection
+                    do {
+                        connection = try await trust.connect(host: host, port: port, path: "/party/\(party.id)",
+                                                             limits: limits, logger: logger)
+                    } catch {
+                        throw BenchError("member \(name) of party \(party.id) could not connect to \(host):\(port): \(error)")
+                    }
+                    let create = seat == 0 ? PartyConfig(items: [Self.item]) : nil
+                    let member = LoadMember(party: party, isHost: seat == 0, name: name,
+                                            hello: Hello(party: party.id, key: party.key, name: name, create: create),
+                                            connection: connection)
+                    let reader = Task {
+                        await member.readInbound(phase: { roster.phase },
+                                                 now: { Self.clock.now() })
+                    }
+                    member.start(now: Self.clock.now())
+                    return (member, reader)
+                }
+            }
+            for _ in 0..<Self.connectConcurrency { add() }
+            while let next = try await group.next() {
+                results.append((next.0, next.1))
+                add()
+            }
+            return results
+        }
+    }
+
+    /// The one item of every party: a URL each member would open itself, so the server relays no media.
+    static let item = MediaItem(title: "load.mp4", url: "http://127.0.0.1:9/load.mp4",
+                                identity: MediaIdentity(duration: 600, streams: ["video h264 640x360"]))
+
+    /// Polls `done` every 50 ms until it holds; throws naming `what` after `timeout` seconds.
+    private func waitUntil(timeout: Double, what: String, _ done: () -> Bool) async throws {
+        let deadline = Self.clock.now() + timeout
+        while !done() {
+            if Self.clock.now() > deadline { throw BenchError("gave up waiting for \(what) after \(Int(timeout)) s") }
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+    }
+}

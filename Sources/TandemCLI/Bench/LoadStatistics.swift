@@ -1,0 +1,157 @@
+import PartySimulator
+
+/// What the members of a `tandem bench load` run counted and measured during its window (every
+/// member keeps its own, merged at the end): round trips of their time pings, and the delays from a
+/// host sending a command to each member reading the timeline it caused.
+struct LoadStatistics: Sendable, Equatable {
+    /// Seconds from a time ping leaving to its pong being read, one per pong of a window ping.
+    var pongRoundTrips: [Double] = []
+    /// Seconds from a host's command leaving to one member reading the resulting timeline, one per receipt.
+    var fanOuts: [Double] = []
+    /// Time pings sent in the window, and the pongs read for them.
+    var pingsSent = 0
+    var pongsReceived = 0
+    /// Timelines of window commands that members read.
+    var fanOutsReceived = 0
+    /// Every message the members sent (to the server) and read (from it) in the window.
+    var messagesSent = 0
+    var messagesReceived = 0
+    /// Connections that closed before the end.
+    var disconnects = 0
+
+    mutating func merge(_ other: LoadStatistics) {
+        pongRoundTrips += other.pongRoundTrips
+        fanOuts += other.fanOuts
+        pingsSent += other.pingsSent
+        pongsReceived += other.pongsReceived
+        fanOutsReceived += other.fanOutsReceived
+        messagesSent += other.messagesSent
+        messagesReceived += other.messagesReceived
+        disconnects += other.disconnects
+    }
+}
+
+/// The result of a `tandem bench load` run: percentiles by the one definition every benchmark uses
+/// (``Percentile``, nearest rank), and the server's CPU and memory shared out per member and per message.
+struct LoadSummary: Encodable, Sendable, Equatable {
+    var members: Int
+    var parties: Int
+    var tls: Bool
+    /// Length of the measuring window, seconds.
+    var seconds: Double
+    var pongP50Ms: Double
+    var pongP99Ms: Double
+    var fanOutP50Ms: Double
+    var fanOutP99Ms: Double
+    var pingsSent: Int
+    var pongsReceived: Int
+    var commandsSent: Int
+    /// Receipts that were due: each window command once per member of its party.
+    var fanOutsExpected: Int
+    var fanOutsReceived: Int
+    var disconnects: Int
+    /// Messages crossing the server in the window: read by it (what members sent) and written by it (what they read).
+    var serverMessagesIn: Int
+    var serverMessagesOut: Int
+    /// Cores the server used over the window (CPU seconds per second).
+    var serverCores: Double
+    /// Server CPU time per member per second of the window, in µs.
+    var serverCPUPerMemberUs: Double
+    /// Server CPU time per message crossing it (read or written), in µs.
+    var serverCPUPerMessageUs: Double
+    /// Members one core of this server carries at this load.
+    var membersPerCore: Double
+    /// The server's resident memory grown by the members (VmRSS at the window's end less before they
+    /// connected), per member, in KiB; `nan` for a server this run did not start.
+    var serverRSSPerMemberKiB: Double
+    var serverRSSMiB: Double
+    /// Cores this client itself used over the window (it shares the machine with the server).
+    var clientCores: Double
+
+    /// The summary of `statistics` gathered over `seconds`, with the server's (and this process's) usage
+    /// read at the window's start and end; `serverIdleRSS`: the server's VmRSS before any member connected.
+    static func make(
+        statistics: LoadStatistics, members: Int, parties: Int, tls: Bool, seconds: Double,
+        commandsSent: Int, fanOutsExpected: Int,
+        server: (start: LoadProcessUsage, end: LoadProcessUsage), serverIdleRSS: Int?,
+        client: (start: LoadProcessUsage, end: LoadProcessUsage)
+    ) -> LoadSummary {
+        let rtt = statistics.pongRoundTrips.sorted()
+        let fan = statistics.fanOuts.sorted()
+        let serverCPU = max(0, server.end.cpuSeconds - server.start.cpuSeconds)
+        let messages = statistics.messagesSent + statistics.messagesReceived
+        let cores = seconds > 0 ? serverCPU / seconds : .nan
+        let perMember = members > 0 && seconds > 0 ? serverCPU / Double(members) / seconds : .nan
+        return LoadSummary(
+            members: members, parties: parties, tls: tls, seconds: seconds,
+            pongP50Ms: Percentile.nearestRank(rtt, 0.5) * 1000, pongP99Ms: Percentile.nearestRank(rtt, 0.99) * 1000,
+            fanOutP50Ms: Percentile.nearestRank(fan, 0.5) * 1000, fanOutP99Ms: Percentile.nearestRank(fan, 0.99) * 1000,
+            pingsSent: statistics.pingsSent, pongsReceived: statistics.pongsReceived,
+            commandsSent: commandsSent, fanOutsExpected: fanOutsExpected, fanOutsReceived: statistics.fanOutsReceived,
+            disconnects: statistics.disconnects,
+            serverMessagesIn: statistics.messagesSent, serverMessagesOut: statistics.messagesReceived,
+            serverCores: cores,
+            serverCPUPerMemberUs: perMember * 1e6,
+            serverCPUPerMessageUs: messages > 0 ? serverCPU / Double(messages) * 1e6 : .nan,
+            membersPerCore: perMember > 0 ? 1 / perMember : .nan,
+            serverRSSPerMemberKiB: serverIdleRSS.map { members > 0 ? Double(server.end.residentBytes - $0) / Double(members) / 1024 : .nan } ?? .nan,
+            serverRSSMiB: Double(server.end.residentBytes) / 1_048_576,
+            clientCores: seconds > 0 ? max(0, client.end.cpuSeconds - client.start.cpuSeconds) / seconds : .nan
+        )
+    }
+
+    /// Whether every window ping got its pong and every window command reached every member.
+    var isComplete: Bool {
+        pongsReceived == pingsSent && fanOutsReceived == fanOutsExpected && disconnects == 0
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: EventField.self)
+        try c.encode(event: "load")
+        try c.encode(members, forKey: "members")
+        try c.encode(parties, forKey: "parties")
+        try c.encode(tls, forKey: "tls")
+        try c.encode(number: seconds, forKey: "seconds")
+        try c.encode(number: pongP50Ms, forKey: "pongP50Ms")
+        try c.encode(number: pongP99Ms, forKey: "pongP99Ms")
+        try c.encode(number: fanOutP50Ms, forKey: "fanOutP50Ms")
+        try c.encode(number: fanOutP99Ms, forKey: "fanOutP99Ms")
+        try c.encode(pingsSent, forKey: "pingsSent")
+        try c.encode(pongsReceived, forKey: "pongsReceived")
+        try c.encode(commandsSent, forKey: "commandsSent")
+        try c.encode(fanOutsExpected, forKey: "fanOutsExpected")
+        try c.encode(fanOutsReceived, forKey: "fanOutsReceived")
+        try c.encode(disconnects, forKey: "disconnects")
+        try c.encode(serverMessagesIn, forKey: "serverMessagesIn")
+        try c.encode(serverMessagesOut, forKey: "serverMessagesOut")
+        try c.encode(number: serverCores, forKey: "serverCores")
+        try c.encode(number: serverCPUPerMemberUs, forKey: "serverCPUPerMemberUs")
+        try c.encode(number: serverCPUPerMessageUs, forKey: "serverCPUPerMessageUs")
+        try c.encode(number: membersPerCore, forKey: "membersPerCore")
+        try c.encode(number: serverRSSPerMemberKiB, forKey: "serverRSSPerMemberKiB")
+        try c.encode(number: serverRSSMiB, forKey: "serverRSSMiB")
+        try c.encode(number: clientCores, forKey: "clientCores")
+    }
+
+    /// The text report (without `--json`).
+    var text: String {
+        func f(_ v: Double, _ digits: Int = 2) -> String { v.isFinite ? String(format: "%.\(digits)f", v) : "n/a" }
+        return """
+        ## bench load: \(members) members in \(parties) parties, \(tls ? "TLS" : "plain (--insecure)"), \(f(seconds, 1)) s window
+        | measure | value |
+        |---|---|
+        | pong round trip p50 / p99 ms | \(f(pongP50Ms)) / \(f(pongP99Ms)) |
+        | command fan-out p50 / p99 ms | \(f(fanOutP50Ms)) / \(f(fanOutP99Ms)) |
+        | pongs / pings | \(pongsReceived) / \(pingsSent) |
+        | fan-outs received / due (\(commandsSent) commands) | \(fanOutsReceived) / \(fanOutsExpected) |
+        | server messages in / out | \(serverMessagesIn) / \(serverMessagesOut) |
+        | server cores | \(f(serverCores, 3)) |
+        | server CPU per member µs/s | \(f(serverCPUPerMemberUs, 1)) |
+        | server CPU per message µs | \(f(serverCPUPerMessageUs, 1)) |
+        | members per core | \(f(membersPerCore, 0)) |
+        | server RSS MiB, per member KiB | \(f(serverRSSMiB, 1)), \(f(serverRSSPerMemberKiB, 1)) |
+        | client cores | \(f(clientCores, 3)) |
+        | disconnects | \(disconnects) |
+        """
+    }
+}

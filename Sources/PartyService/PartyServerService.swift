@@ -34,6 +34,7 @@ public struct PartyServerService: Service {
     }
 
     public func run() async throws {
+        await server.observe(with: metrics)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await gracefulShutdown() }
             if let duration { group.addTask { try? await Task.sleep(for: .seconds(duration)) } }
@@ -51,6 +52,7 @@ public struct PartyServerService: Service {
 
     private func refresh(draining: Bool) async {
         metrics.set(parties: await server.partyCount, members: await server.memberCount, draining: draining)
+        metrics.relayed(totalBytes: server.media.relay.uploadedBytes)
     }
 
     private func drain() async {

@@ -1,11 +1,13 @@
+import PartyNet
 import Prometheus
+import Synchronization
 
 /// The party server's metrics, in Prometheus' text format at the admin port's `/metrics`.
 ///
 /// Gauges are set from the server's own counts when scraped; counters and histograms are fed as
 /// things happen. Skew and round trip are what members report in their statuses (the server cannot
 /// see a member's picture), so they are the members' view, as `/who` shows it.
-public final class ServerMetrics: Sendable {
+public final class ServerMetrics: PartyServerObserver, Sendable {
     public let registry = PrometheusCollectorRegistry()
 
     let parties: Gauge
@@ -14,6 +16,8 @@ public final class ServerMetrics: Sendable {
     let messagesIn: Counter
     let messagesOut: Counter
     let relayedBytes: Counter
+    /// The relay's own count at the last refresh: the counter grows by the difference.
+    private let relayedSoFar = Mutex<Int64>(0)
     let skew: ValueHistogram
     let roundTrip: ValueHistogram
 
@@ -31,7 +35,7 @@ public final class ServerMetrics: Sendable {
         draining = registry.makeGauge(descriptor: name("draining", nil, "1 while the server drains for a restart"))
         messagesIn = registry.makeCounter(descriptor: name("messages_received", "total", "Party messages received"))
         messagesOut = registry.makeCounter(descriptor: name("messages_sent", "total", "Party messages sent"))
-        relayedBytes = registry.makeCounter(descriptor: name("media_relayed_bytes", "total", "Media bytes served from the relay"))
+        relayedBytes = registry.makeCounter(descriptor: name("media_relayed_bytes", "total", "Media bytes hosts sent through the relay"))
         skew = registry.makeValueHistogram(descriptor: name("member_skew", "ms", "|skew| members report against the party timeline (ms)"),
                                            buckets: Self.skewBucketsMs)
         roundTrip = registry.makeValueHistogram(descriptor: name("member_rtt", "ms", "Clock-sync round trip members report (ms)"),
@@ -45,9 +49,13 @@ public final class ServerMetrics: Sendable {
         self.draining.set(to: draining ? 1 : 0)
     }
 
-    public func received(messages: Int = 1) { messagesIn.increment(by: Double(messages)) }
-    public func sent(messages: Int = 1) { messagesOut.increment(by: Double(messages)) }
-    public func relayed(bytes: Int) { relayedBytes.increment(by: Double(bytes)) }
+    public func messageReceived() { messagesIn.increment() }
+    public func messagesSent(_ count: Int) { messagesOut.increment(by: Double(count)) }
+    /// The relay's count of bytes hosts have sent through it since start.
+    public func relayed(totalBytes: Int64) {
+        let delta = relayedSoFar.withLock { last in defer { last = max(last, totalBytes) }; return totalBytes - last }
+        if delta > 0 { relayedBytes.increment(by: Double(delta)) }
+    }
 
     /// A member's status: its own skew and round trip, when it reports them.
     public func memberReported(skewMs: Double?, rttMs: Double?) {

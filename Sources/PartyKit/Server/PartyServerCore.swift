@@ -8,6 +8,9 @@ public struct PartyServerCore: Sendable {
         case send(connection: Int, PartyMessage)
         case close(connection: Int, reason: String)
         case log(String)
+        /// A member's status said how it plays: its own skew against the timeline and its clock-sync
+        /// round trip (ms), for the server's metrics.
+        case memberReported(skewMs: Double?, rttMs: Double?)
     }
 
     /// A connection must say hello within this many seconds.
@@ -278,7 +281,9 @@ public struct PartyServerCore: Sendable {
             info.presence = presence
             if let party = parties[partyID] { presenceChanged = broadcast(party, .presence(info)) }
         }
-        return presenceChanged + statusChanged(partyID, seat: seatID, now: now)
+        let reported: [Output] = status.skewMs != nil || status.rttMs != nil
+            ? [.memberReported(skewMs: status.skewMs, rttMs: status.rttMs)] : []
+        return reported + presenceChanged + statusChanged(partyID, seat: seatID, now: now)
     }
 
     private mutating func command(_ command: Command, party partyID: String, seat: PartyState.Seat,

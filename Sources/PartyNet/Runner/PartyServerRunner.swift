@@ -67,6 +67,12 @@ public actor PartyServerRunner {
         for connection in connections.values { connection.send(encoded) }
     }
 
+    /// Receives the server's counts as it runs (the service's metrics).
+    private var observer: (any PartyServerObserver)?
+
+    /// From now on, tells `observer` what passes (messages in and out, members' reported skew).
+    public func observe(with observer: any PartyServerObserver) { self.observer = observer }
+
     public var partyCount: Int { core.partyCount }
     /// Connected members (relay connections not counted).
     public var memberCount: Int { connections.count }
@@ -79,6 +85,7 @@ public actor PartyServerRunner {
         // Wrong keys are counted per address (not per connection): a guesser reconnects freely.
         perform(core.connected(id, source: WrongKeyLimiter.source(ofPeer: connection.remoteDescription), now: clock.now()))
         for await message in connection.inbound {
+            observer?.messageReceived()
             perform(core.received(id, text: message.text, receivedAt: message.receivedAt, now: clock.now()))
         }
         connections[id] = nil
@@ -170,12 +177,14 @@ public actor PartyServerRunner {
     private func perform(_ outputs: [PartyServerCore.Output]) {
         // A broadcast is one message to many connections in a row: encoded once, its bytes shared by all.
         var encoded: (message: PartyMessage, bytes: ByteBuffer)?
+        var sent = 0
         for output in outputs {
             switch output {
             case .send(let id, let message) where locals[id] != nil: locals[id]?(.message(message))
             case .close(let id, let reason) where locals[id] != nil: locals.removeValue(forKey: id)?(.closed(reason))
             case .send(let id, .timePong(let pong)):
                 // t2 is when the answer leaves the socket, not when it was decided.
+                sent += 1
                 connections[id]?.send(stampedAt: { t2 in
                     TimePong(id: pong.id, t0: pong.t0, t1: pong.t1, t2: max(t2, pong.t2)).wireText
                 })
@@ -189,11 +198,23 @@ public actor PartyServerRunner {
                     encoded = (message, bytes)
                 }
                 connection.send(utf8: bytes)
+                sent += 1
             case .close(let id, let reason):
                 connections[id]?.close(reason: String(reason.prefix(120)))
                 connections[id] = nil
             case .log(let line): logger.info("\(line)")
+            case .memberReported(let skewMs, let rttMs): observer?.memberReported(skewMs: skewMs, rttMs: rttMs)
             }
         }
+        if let observer, sent > 0 { observer.messagesSent(sent) }
     }
+}
+
+/// What a party server tells its metrics as it runs (``PartyServerRunner/observe(with:)``); called on
+/// the server's actor, so it must not block.
+public protocol PartyServerObserver: Sendable {
+    func messageReceived()
+    func messagesSent(_ count: Int)
+    /// A member's own skew against the timeline and its clock-sync round trip, from its status (ms).
+    func memberReported(skewMs: Double?, rttMs: Double?)
 }

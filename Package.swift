@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.10.0"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.3.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // FFmpeg 5.1 (Debian 12) through pkg-config; shim.h wraps what Swift cannot import.
@@ -125,6 +126,17 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio"),
             ]
         ),
+        // The cluster's directory on PostgreSQL: which node owns each party (a lease), its key hash
+        // and its last restorable state.
+        .target(
+            name: "PartyCluster",
+            dependencies: [
+                "PartyKit",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "TandemCLI",
             dependencies: [
@@ -153,6 +165,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "FFmpegKitTests", dependencies: ["FFmpegKit"]),
+        .testTarget(name: "PartyClusterTests", dependencies: ["PartyCluster", "PartyKit"]),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "FFmpegKit"]),
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
         .testTarget(name: "PartyKitTests", dependencies: ["PartyKit", "MediaTime"]),

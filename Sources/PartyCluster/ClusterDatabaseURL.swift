@@ -39,6 +39,7 @@ public struct ClusterDatabaseURL: Sendable, Equatable, CustomStringConvertible {
     /// What is wrong with a `--cluster` URL. No case carries the password.
     public enum ParseError: Error, Equatable, CustomStringConvertible {
         case scheme(String)
+        case missingScheme
         case missingUser
         case missingHost
         case badPort(String)
@@ -51,13 +52,14 @@ public struct ClusterDatabaseURL: Sendable, Equatable, CustomStringConvertible {
             let form = "expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"
             switch self {
             case .scheme(let s): return "cluster URL: the scheme must be postgres:// or postgresql://, not \"\(s)\" (\(form))"
+            case .missingScheme: return "cluster URL: no postgres:// at the start (\(form))"
             case .missingUser: return "cluster URL: no user name before the @ (\(form))"
             case .missingHost: return "cluster URL: no host (\(form))"
             case .badPort(let p): return "cluster URL: the port \"\(p)\" is not a number from 1 to 65535"
             case .missingDatabase: return "cluster URL: no database name after the host (\(form))"
             case .badDatabase(let d): return "cluster URL: the database name \"\(d)\" may not contain a /"
             case .badEncoding(let part): return "cluster URL: the \(part) has a bad percent-encoding"
-            case .badOption(let o): return "cluster URL: unknown option \"\(o)\" (only sslmode=disable|prefer|require)"
+            case .badOption(let o): return "cluster URL: unknown option \"\(o)\" (only sslmode=disable, prefer or require)"
             }
         }
     }
@@ -65,17 +67,22 @@ public struct ClusterDatabaseURL: Sendable, Equatable, CustomStringConvertible {
     /// Parses `postgres://USER[:PASS]@HOST[:PORT]/DB[?sslmode=MODE]`.
     public init(parsing text: String) throws(ParseError) {
         var rest = Substring(text)
-        guard let schemeEnd = rest.firstRange(of: "://") else { throw .scheme(String(text.prefix(16))) }
+        // Nothing of the text is quoted before its userinfo is split off: it may hold the password.
+        guard let schemeEnd = rest.firstRange(of: "://") else { throw .missingScheme }
         let scheme = rest[..<schemeEnd.lowerBound].lowercased()
-        guard scheme == "postgres" || scheme == "postgresql" else { throw .scheme(scheme) }
+        guard scheme == "postgres" || scheme == "postgresql" else {
+            let plain = !scheme.isEmpty && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+            throw plain ? .scheme(scheme) : .missingScheme
+        }
         rest = rest[schemeEnd.upperBound...]
 
         var tls = TLSMode.prefer
         if let q = rest.firstIndex(of: "?") {
             for option in rest[rest.index(after: q)...].split(separator: "&") {
                 let pair = option.split(separator: "=", maxSplits: 1)
+                // Only the option's name is quoted: a value may be a credential (libpq takes password=).
                 guard pair.count == 2, pair[0] == "sslmode", let mode = TLSMode(rawValue: String(pair[1])) else {
-                    throw .badOption(String(option.prefix(40)))
+                    throw .badOption(pair[0] == "sslmode" ? String(option.prefix(40)) : String(pair[0].prefix(40)))
                 }
                 tls = mode
             }

@@ -19,7 +19,8 @@ import Testing
 
     @Test(arguments: [
         ("mysql://u@h/db", ClusterDatabaseURL.ParseError.scheme("mysql")),
-        ("u@h/db", .scheme("u@h/db")),
+        ("u:pw@h/db", .missingScheme),
+        ("POSTGRES://u@h/db?password=pw", .badOption("password")),
         ("postgres://h/db", .missingUser),
         ("postgres://:pw@h/db", .missingUser),
         ("postgres://u@/db", .missingHost),
@@ -41,7 +42,7 @@ import Testing
         #expect(!url.description.contains("hunter2"))
         #expect(url.description == "postgres://tandem:***@h:5432/db")
         for bad in ["postgres://u:hunter2@h:bad/db", "postgres://u:hunter2%zz@h/db", "postgres://u:hunter2@h",
-                    "postgres://u:hunter2@h/db?x=hunter2"] {
+                    "postgres://u:hunter2@h/db?password=hunter2", "u:hunter2@h/db"] {
             do {
                 _ = try ClusterDatabaseURL(parsing: bad)
                 Issue.record("\(bad) parsed")

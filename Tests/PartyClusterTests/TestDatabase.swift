@@ -52,17 +52,33 @@ enum TestDatabase {
         let bin = try #require(environment["TANDEM_TEST_POSTGRES_BIN"])
         let data = try #require(environment["TANDEM_TEST_POSTGRES_DATA"])
         let runAs = environment["TANDEM_TEST_POSTGRES_RUNAS"] ?? ""
-        var command = ["\(bin)/pg_ctl", "-D", data, "-w", "-t", "60"] + arguments
+        var command = ["\(bin)/pg_ctl", "-D", data, "-s", "-w", "-t", "60"] + arguments
         if !runAs.isEmpty { command = ["/usr/sbin/runuser", "-u", runAs, "--"] + command }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        process.standardOutput = FileHandle.nullDevice
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
+        let status = try await run(command)
+        #expect(status == 0, "pg_ctl \(arguments.joined(separator: " ")) exited with \(status)")
+    }
+
+    /// Runs a program to its end and returns its exit status. It is waited for on a thread of its own
+    /// (not the cooperative pool's); Foundation's Process is not used, as its exit notification went
+    /// missing here for a `pg_ctl start` whose server outlives it.
+    static func run(_ command: [String]) async throws -> Int32 {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                let argv = command.map { strdup($0) } + [nil]
+                defer { argv.forEach { free($0) } }
+                var pid: pid_t = 0
+                let spawned = posix_spawn(&pid, command[0], nil, nil, argv, environ)
+                guard spawned == 0 else {
+                    continuation.resume(throwing: POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO))
+                    return
+                }
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                // Exited normally: its code; killed: 128 + the signal, as a shell says.
+                let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+                continuation.resume(returning: code)
+            }
         }
-        #expect(status == 0, "pg_ctl \(arguments.joined(separator: " ")) failed")
     }
 
     /// Starts the test server again after `pgctl(["stop", …])`, with the options with-postgres.sh gave it.

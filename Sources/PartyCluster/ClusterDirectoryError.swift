@@ -18,6 +18,7 @@ public enum ClusterDirectoryError: Error, Equatable, CustomStringConvertible {
     /// unknown, for a write that timed out). The directory reconnects by itself; try again later.
     case unavailable(endpoint: String, operation: String, reason: String)
     /// The database answered the operation with an error (a bug or a changed schema, not an outage).
+    /// Also the outcome of a claim that lost every one of its reruns to parties changing hands.
     case failed(operation: String, reason: String)
     /// The database holds a newer schema than this build knows: a newer node migrated it.
     case schemaTooNew(found: Int, supported: Int)
@@ -61,7 +62,12 @@ public enum ClusterDirectoryError: Error, Equatable, CustomStringConvertible {
             return from(inner, endpoint: endpoint, operation: operation)
         }
         if let psql = error as? PSQLError, psql.code == .server {
-            return .failed(operation: operation, reason: describe(error))
+            // Classes 08 (connection), 53 (resources) and 57 (the server shutting down or starting
+            // up) are the database going away, not a refusal of the statement.
+            let state = psql.serverInfo?[.sqlState] ?? ""
+            if !["08", "53", "57"].contains(where: { state.hasPrefix($0) }) {
+                return .failed(operation: operation, reason: describe(error))
+            }
         }
         return .unavailable(endpoint: endpoint, operation: operation, reason: describe(error))
     }

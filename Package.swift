@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // FFmpeg 5.1 (Debian 12) through pkg-config; shim.h wraps what Swift cannot import.
@@ -148,6 +149,18 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // The cluster's directory on PostgreSQL: which node owns each party (a lease), its key hash
+        // and its last restorable state.
+        .target(
+            name: "PartyCluster",
+            dependencies: [
+                "PartyKit",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "TandemCLI",
             dependencies: [
@@ -177,6 +190,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "FFmpegKitTests", dependencies: ["FFmpegKit"]),
+        .testTarget(name: "PartyClusterTests", dependencies: ["PartyCluster", "PartyKit"]),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "FFmpegKit"]),
         .testTarget(name: "SubtitleKitTests", dependencies: ["SubtitleKit", "PlayerCore", "FFmpegKit"]),
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),

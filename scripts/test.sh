@@ -2,11 +2,12 @@
 # The test command: installs what is missing, builds, and runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# syncplay-server, syncplay and mpv: the Syncplay tests run against the real thing.
-scripts/install-deps.sh syncplay-server syncplay mpv
+# syncplay-server, syncplay and mpv: the Syncplay tests run against the real thing; postgresql: the
+# cluster directory's tests run against a throwaway PostgreSQL (scripts/with-postgres.sh).
+scripts/install-deps.sh syncplay-server syncplay mpv postgresql
 swift build --build-tests
 # One test at a time. Run in parallel, the suite shares one process whose cooperative thread pool has as
 # many threads as cores (two here), and tests that block a thread (waiting for a child process, a
 # blocking socket read) can hold that pool for seconds: other tests' servers then miss their own
 # time limits. Serially: about 2.5 minutes here, against 45 s, and no test starves another.
-swift test --skip-build --no-parallel
+scripts/with-postgres.sh swift test --skip-build --no-parallel

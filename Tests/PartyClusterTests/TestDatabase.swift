@@ -1,0 +1,131 @@
+import Foundation
+import PartyCluster
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The throwaway PostgreSQL that scripts/with-postgres.sh starts, as its environment describes it.
+enum TestDatabase {
+    static let environment = ProcessInfo.processInfo.environment
+
+    /// `TANDEM_TEST_POSTGRES`, parsed; nil when the tests run without a database.
+    static let url: ClusterDatabaseURL? = environment["TANDEM_TEST_POSTGRES"].flatMap { try? ClusterDatabaseURL(parsing: $0) }
+    static var available: Bool { url != nil }
+    /// Set by with-postgres.sh: a missing database is then a failure, not a skip.
+    static var required: Bool { environment["TANDEM_REQUIRE_POSTGRES"] == "1" }
+    static let skipReason: Comment = "TANDEM_TEST_POSTGRES is not set: run under scripts/with-postgres.sh"
+
+    /// A name no other test (or earlier run against the same database) uses.
+    static func unique(_ prefix: String) -> String {
+        "\(prefix)-\(UInt32.random(in: .min ... .max))-\(UInt32.random(in: .min ... .max))"
+    }
+
+    /// A node configuration with a short lease, for tests that wait for one to run out.
+    static func node(_ name: String, lease: Duration = .seconds(10)) -> ClusterConfiguration {
+        var configuration = ClusterConfiguration(nodeID: unique(name), address: "wss://\(name).test:7443")
+        configuration.leaseLength = lease
+        return configuration
+    }
+
+    /// Runs `body` with two directories (two nodes) on the test database.
+    static func withTwoNodes<T: Sendable>(
+        lease: Duration = .seconds(10),
+        _ body: (ClusterDirectory, ClusterDirectory) async throws -> T
+    ) async throws -> T {
+        let url = try #require(url)
+        return try await ClusterDirectory.withDirectory(url: url, configuration: node("a", lease: lease)) { a in
+            try await ClusterDirectory.withDirectory(url: url, configuration: node("b", lease: lease)) { b in
+                try await body(a, b)
+            }
+        }
+    }
+
+    /// Whether no node holds a live lease on the party (false while the lookup fails).
+    static func isFree(_ party: String, in directory: ClusterDirectory) async -> Bool {
+        do { return try await directory.lookup(party: party) == nil } catch { return false }
+    }
+
+    /// Runs pg_ctl on the test server (as the user with-postgres.sh runs it as), e.g. `stop -m fast`.
+    static func pgctl(_ arguments: [String]) async throws {
+        let bin = try #require(environment["TANDEM_TEST_POSTGRES_BIN"])
+        let data = try #require(environment["TANDEM_TEST_POSTGRES_DATA"])
+        let runAs = environment["TANDEM_TEST_POSTGRES_RUNAS"] ?? ""
+        var command = ["\(bin)/pg_ctl", "-D", data, "-s", "-w", "-t", "60"] + arguments
+        if !runAs.isEmpty { command = ["/usr/sbin/runuser", "-u", runAs, "--"] + command }
+        let status = try await run(command)
+        #expect(status == 0, "pg_ctl \(arguments.joined(separator: " ")) exited with \(status)")
+    }
+
+    /// Runs a program to its end and returns its exit status. It is waited for on a thread of its own
+    /// (not the cooperative pool's); Foundation's Process is not used, as its exit notification went
+    /// missing here for a `pg_ctl start` whose server outlives it.
+    static func run(_ command: [String]) async throws -> Int32 {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                let argv = command.map { strdup($0) } + [nil]
+                defer { argv.forEach { free($0) } }
+                var pid: pid_t = 0
+                let spawned = posix_spawn(&pid, command[0], nil, nil, argv, environ)
+                guard spawned == 0 else {
+                    continuation.resume(throwing: POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO))
+                    return
+                }
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                // Exited normally: its code; killed: 128 + the signal, as a shell says.
+                let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+                continuation.resume(returning: code)
+            }
+        }
+    }
+
+    /// Starts the test server again after `pgctl(["stop", …])`, with the options with-postgres.sh gave it.
+    static func startServer() async throws {
+        let options = try #require(environment["TANDEM_TEST_POSTGRES_OPTIONS"])
+        let log = try #require(environment["TANDEM_TEST_POSTGRES_LOG"])
+        try await pgctl(["-l", log, "-o", options, "start"])
+    }
+
+    /// A loopback port nobody listens on: bound by the kernel's choice, then closed.
+    static func closedPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        try #require(bound)
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// Polls `condition` until it holds, for at most `bound` (a failure bound, not a schedule): how
+/// tests wait for a lease to run out or a database to come back, without sleeping a fixed time.
+func eventually(within bound: Duration = .seconds(60), _ what: Comment,
+                _ condition: () async -> Bool) async throws {
+    let deadline = ContinuousClock.now + bound
+    while ContinuousClock.now < deadline {
+        if await condition() { return }
+        try await Task.sleep(for: .milliseconds(100))
+    }
+    Issue.record("\(what): not within \(bound)")
+    throw CancellationError()
+}
+
+@Suite struct TestDatabaseTests {
+    /// Under with-postgres.sh (and so in CI) the database-backed tests must run, not skip.
+    @Test func requiredDatabaseIsThere() {
+        if TestDatabase.required {
+            #expect(TestDatabase.available, "TANDEM_REQUIRE_POSTGRES=1 but TANDEM_TEST_POSTGRES is missing or not a postgres:// URL")
+        }
+    }
+}

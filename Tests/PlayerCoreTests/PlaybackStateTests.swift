@@ -261,6 +261,19 @@ import Testing
         #expect(abs(s.clock.position(at: 1 + latency) - 1.0) < 1e-12, "what is heard, when it is heard")
     }
 
+    /// Sound pulled just before a scheduled resume is heard after it: it belongs to the resumed
+    /// segment (which has its own anchor), never to the paused one.
+    @Test func soundHeardAfterAScheduledResumeLeavesThePausedPositionAlone() {
+        let time = ManualTimeSource(0)
+        var s = Self.prerolled(time)
+        _ = s.play(at: 0)
+        _ = s.switchClock(to: MediaClock(position: 5, host: 1, rate: 1, paused: true), at: 0.5)
+        _ = s.switchClock(to: MediaClock(position: 5, host: 2, rate: 1, paused: false), at: 1.5)
+        s.audioHeard(serial: 0, position: 5.01, at: 2.01, now: 1.97)
+        #expect(s.clock.position(at: 1.98) == 5, "still paused where it was paused")
+        #expect(abs(s.clock.position(at: 2.5) - 5.5) < 1e-12, "the resume as scheduled")
+    }
+
     @Test func closingReleasesEveryPrerollWaiter() {
         var s = PlaybackState(hasVideo: true, hasAudio: false, rate: 1)
         #expect(!s.isPrerollOver(serial: 0))

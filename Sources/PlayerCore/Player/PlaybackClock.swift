@@ -89,9 +89,14 @@ struct PlaybackClock: Sendable {
     mutating func set(position: Double, at host: Double) { current.set(position: position, at: host) }
 
     /// Jumps so that the clock reaches `position` at `host` while running at its speed from `now`
-    /// on, keeping paused state and pending switches: a `host` ahead is not held for.
+    /// on, keeping pending switches: a `host` ahead is not held for. Only a running segment that is
+    /// still in force at `host` is moved: a switch due by then (a scheduled resume, pause or rate
+    /// change) has its own anchor, which what is heard after it describes; and a paused segment
+    /// stays where it was paused (re-anchored from sound due after a scheduled resume, it read up to
+    /// a device buffer early until the resume).
     mutating func set(position: Double, heardAt host: Double, now: Double) {
         settle(at: now)
+        guard !current.isPaused, !switches.contains(where: { $0.anchorHost <= host }) else { return }
         let back = max(0, host - now)
         current.set(position: position - back * current.rate, at: host - back)
     }

@@ -197,14 +197,10 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
             }
             // Silence until the segment's instant (a scheduled start), and across a gap before the
             // next sample (audio that starts later than the clock waits for it).
-            // Audio behind the clock by more than that (a start whose instant passed while it prerolled:
-            // the clock starts where it would be by now) skips ahead to the clock, as the picture does,
-            // instead of dragging the clock back to itself.
             var lead = max(0, segment.anchorHost - segmentStart)
             if let next = nextMedia(serial: serial) {
-                let due = segment.position(at: segmentStart + lead)
-                let gap = (next - due) / segment.rate
-                if gap > Self.gapTolerance { lead += gap } else if -gap > Self.gapTolerance { skip(serial: serial, before: due) }
+                let gap = (next - segment.position(at: segmentStart + lead)) / segment.rate
+                if gap > Self.gapTolerance { lead += gap }
             }
             let leadFrames = min(limit - written, Int((lead * rate).rounded()))
             silence(buffer, written..<written + leadFrames)
@@ -235,21 +231,6 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
     /// A gap between the clock and the next sample smaller than this is played through
     /// (timestamps of compressed audio jitter by a few samples); a larger one is waited out.
     static let gapTolerance = 0.02
-
-    /// Drops the buffered samples of `serial` that come before media position `target`.
-    private func skip(serial: Int, before target: Double) {
-        condition.lock()
-        defer { condition.broadcast(); condition.unlock() }
-        dropStaleLocked(serial: serial)
-        while var chunk = chunks.first, chunk.serial == serial {
-            let start = chunk.mediaStart + Double(chunk.offsetFrames) * chunk.mediaPerFrame
-            guard start < target, chunk.mediaPerFrame > 0 else { return }
-            let n = min(chunk.frameCount - chunk.offsetFrames, Int(((target - start) / chunk.mediaPerFrame).rounded(.up)))
-            chunk.offsetFrames += n
-            bufferedFrames -= n
-            if chunk.offsetFrames == chunk.frameCount { chunks.removeFirst() } else { chunks[0] = chunk }
-        }
-    }
 
     private func nextMedia(serial: Int) -> Double? {
         condition.withLock {

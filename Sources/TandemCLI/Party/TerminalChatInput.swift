@@ -20,7 +20,8 @@ final class TerminalChatInput: Sendable {
     /// `output` shows the line as it is typed; `onLine` gets each line sent with Enter. With
     /// `--json` there is no status line to keep clear: the terminal keeps its own line editing.
     static func start(output: PartyOutput, onLine: @escaping @Sendable (String) -> Void) -> TerminalChatInput? {
-        guard isatty(0) != 0 else { return nil }
+        // Not from the background (`tandem host … &`): touching the terminal there stops the process.
+        guard isatty(0) != 0, tcgetpgrp(0) == getpgrp() else { return nil }
         let input = TerminalChatInput()
         if !output.json, !takeKeys() { return nil }
         let reader = Thread { [input] in

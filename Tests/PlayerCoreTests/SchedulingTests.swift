@@ -59,6 +59,27 @@ import Testing
         await player.close()
     }
 
+    /// A start whose instant passed while the player prerolled (a slow stream): the sound heard is
+    /// the sound due by now, and the clock stays where it would be, not dragged back to the preroll.
+    @Test func lateScheduleSkipsTheSoundAheadInsteadOfPullingTheClockBack() async throws {
+        let time = ManualTimeSource(10)
+        let file = TestMedia.path("audio-only.m4a")  // 48 kHz mono
+        let sink = ManualAudioSink()
+        let player = try await Player.open(file, options: PlayerOptions(videoSink: nil, audioSink: sink, timeSource: time))
+        await player.schedule(position: 1.0, at: 9.96)  // 40 ms late: more than the gap played through
+        let rate = 48000
+        let out = sink.pull(frames: rate / 50)  // 20 ms pulled at t = 10
+        #expect(abs(player.clock.position(at: 10) - 1.04) < 0.002, "the clock: where the start would be by now")
+        let reference = try TestMedia.run("ffmpeg", ["-v", "quiet", "-i", file, "-f", "f32le", "-ac", "1", "-"])
+            .withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        // What is heard at 10 is the sound at 1.04 s, within the rounding of one sample.
+        let at = Int(1.04 * Double(rate))
+        let heard = Array(out[0..<200])
+        let best = (at - 2...at + 2).map { offset in zip(heard, reference[offset..<offset + 200]).map { abs($0 - $1) }.max() ?? 1 }.min() ?? 1
+        #expect(best < 1e-3, "heard the sound due at 1.04 s")
+        await player.close()
+    }
+
     @Test func playAtResumesExactlyAtTheInstant() async throws {
         let time = ManualTimeSource(0)
         let sink = RecordingVideoSink(hashing: false)

@@ -178,7 +178,7 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
         let rate = Double(format.sampleRate)
         let now = control.time.now()
         let heardAt = now + latency() + heardIn
-        let (serial, clock, prerolling) = control.settled(at: now) { ($0.serial, $0.clock, $0.prerolling) }
+        let (serial, clock, prerolling, startedLate) = control.settled(at: now) { ($0.serial, $0.clock, $0.prerolling, $0.startedLate) }
         var written = 0
         var anchored = false
         // The buffer may span a clock switch (pause, play or rate change at an instant): each
@@ -196,11 +196,19 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
                 continue
             }
             // Silence until the segment's instant (a scheduled start), and across a gap before the
-            // next sample (audio that starts later than the clock waits for it).
+            // next sample (audio that starts later than the clock waits for it). A start whose instant
+            // passed while a slow stream prerolled: the clock starts where it would be by now, and the
+            // sound skips ahead to it, as the picture does, instead of dragging the clock back to itself.
+            // (Only then: on a plain start the first sound heard is the clock.)
             var lead = max(0, segment.anchorHost - segmentStart)
             if let next = nextMedia(serial: serial) {
-                let gap = (next - segment.position(at: segmentStart + lead)) / segment.rate
-                if gap > Self.gapTolerance { lead += gap }
+                let due = segment.position(at: segmentStart + lead)
+                let gap = (next - due) / segment.rate
+                if gap > Self.gapTolerance {
+                    lead += gap
+                } else if startedLate, !anchored, -gap > Self.gapTolerance {
+                    skip(serial: serial, before: due)
+                }
             }
             let leadFrames = min(limit - written, Int((lead * rate).rounded()))
             silence(buffer, written..<written + leadFrames)
@@ -231,6 +239,21 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
     /// A gap between the clock and the next sample smaller than this is played through
     /// (timestamps of compressed audio jitter by a few samples); a larger one is waited out.
     static let gapTolerance = 0.02
+
+    /// Drops the buffered samples of `serial` that come before media position `target`.
+    private func skip(serial: Int, before target: Double) {
+        condition.lock()
+        defer { condition.broadcast(); condition.unlock() }
+        dropStaleLocked(serial: serial)
+        while var chunk = chunks.first, chunk.serial == serial {
+            let start = chunk.mediaStart + Double(chunk.offsetFrames) * chunk.mediaPerFrame
+            guard start < target, chunk.mediaPerFrame > 0 else { return }
+            let n = min(chunk.frameCount - chunk.offsetFrames, Int(((target - start) / chunk.mediaPerFrame).rounded(.up)))
+            chunk.offsetFrames += n
+            bufferedFrames -= n
+            if chunk.offsetFrames == chunk.frameCount { chunks.removeFirst() } else { chunks[0] = chunk }
+        }
+    }
 
     private func nextMedia(serial: Int) -> Double? {
         condition.withLock {

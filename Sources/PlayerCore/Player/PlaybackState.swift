@@ -46,6 +46,10 @@ struct PlaybackState: Sendable {
         case following(MediaClock)
     }
     private var scheduledStart = PrerollStart.atOnce
+    /// The preroll's start instant had passed when the preroll was ready (a slow stream): the clock
+    /// starts where it would be by now, and the first sound heard must catch up to it rather than
+    /// anchor the clock back at the preroll. Cleared by the first sound heard.
+    private(set) var startedLate = false
     private var pendingSteps = 0
     private var videoEnded = false
     private var audioEnded = false
@@ -98,6 +102,7 @@ struct PlaybackState: Sendable {
         accurateTarget = accurate ? position : nil
         pendingSeek = SeekRequest(serial: serial, position: position, accurateTarget: accurateTarget)
         prerolling = true
+        startedLate = false
         prerollPosition = position
         videoPrerolled = !hasVideo
         audioPrerolled = !hasAudio
@@ -149,6 +154,7 @@ struct PlaybackState: Sendable {
         case .following(let clock): clock.hostTime(of: prerollPosition) ?? now
         }
         master.restart(position: prerollPosition, host: wantsPlaying ? start : now, paused: !wantsPlaying)
+        startedLate = wantsPlaying && start < now
         return [.resumeWaiters(olderThan: serial + 1), .emit(.seekCompleted(position: prerollPosition))]
     }
 
@@ -271,6 +277,7 @@ struct PlaybackState: Sendable {
     /// scheduled start must), so it moved in steps of a device buffer and read up to one ahead.
     mutating func audioHeard(serial: Int, position: Double, at hostTime: Double, now: Double) {
         guard serial == self.serial, !prerolling, !clock.isPaused(at: hostTime) else { return }
+        startedLate = false
         master.set(position: position, heardAt: hostTime, now: now)
     }
 

@@ -23,10 +23,20 @@ public enum TrackCommands {
             player.setSubtitleDelay(delay)
             return "Sub delay: \(Int((delay * 1000).rounded())) ms"
         case .cycleAudio:
+            // mpv's `#` cycles the tracks (through "no" as well; here a player opened with sound
+            // keeps one: its output stays open).
             let tracks = player.audioTracks
-            guard tracks.count > 1 else { return "Audio: " + (tracks.first?.label ?? "no") }
-            // A player decodes one audio stream from its opening on; choose with --aid/--alang.
-            return "Audio: switching tracks while playing is not supported (use --aid or --alang)"
+            guard let current = player.audioTrack, tracks.count > 1 else {
+                return "Audio: " + (player.audioTrack.flatMap { id in tracks.first { $0.id == id }?.label } ?? "no")
+            }
+            let ids = tracks.map(\.id)
+            let next = ids[((ids.firstIndex(of: current) ?? 0) + 1) % ids.count]
+            do {
+                try player.selectAudioTrack(next)
+            } catch {
+                return "Audio: \(error.reason)"
+            }
+            return "Audio: " + (tracks.first { $0.id == next }?.label ?? "\(next)")
         default:
             return ""
         }

@@ -19,14 +19,18 @@ final class DecoderWorker: Sendable {
     private let control: PlaybackControl
     private let startSeconds: Double
     private let sink: Output
+    /// Audio track changes: a new decoder from a generation on (see ``AudioTrackSwitch``).
+    private let trackSwitch: AudioTrackSwitch?
 
     enum Output: Sendable {
         case video(VideoFrameQueue, fallbackDuration: Double)
         case audio(AudioFrameQueue)
     }
 
-    init(decoder: Decoder, packets: PacketQueue, output: Output, control: PlaybackControl, startSeconds: Double) {
+    init(decoder: Decoder, packets: PacketQueue, output: Output, control: PlaybackControl, startSeconds: Double,
+         trackSwitch: AudioTrackSwitch? = nil) {
         self.decoder = decoder
+        self.trackSwitch = trackSwitch
         self.packets = packets
         self.sink = output
         self.control = control
@@ -39,10 +43,16 @@ final class DecoderWorker: Sendable {
         var target: Double?
         var nextPosition: Double?
         var reportedError = false
+        var decoder = self.decoder
         while let item = packets.get() {
             if item.serial != serial {
-                decoder.flush()
                 serial = item.serial
+                if let replacement = trackSwitch?.decoder(forGeneration: serial) {
+                    decoder = replacement
+                    reportedError = false
+                } else {
+                    decoder.flush()
+                }
                 target = control.read { $0.serial == serial ? $0.accurateTarget : nil }
                 nextPosition = nil
             }
@@ -54,12 +64,12 @@ final class DecoderWorker: Sendable {
                     var attempts = 0
                     while try decoder.send(packet) == .again, attempts < Self.maxSendAttempts {
                         attempts += 1
-                        guard receiveAll(frame, serial: serial, target: &target, next: &nextPosition) else { return }
+                        guard receiveAll(frame, decoder, serial: serial, target: &target, next: &nextPosition) else { return }
                     }
-                    guard receiveAll(frame, serial: serial, target: &target, next: &nextPosition) else { return }
+                    guard receiveAll(frame, decoder, serial: serial, target: &target, next: &nextPosition) else { return }
                 case .end:
                     _ = try decoder.send(nil)
-                    guard receiveAll(frame, serial: serial, target: &target, next: &nextPosition) else { return }
+                    guard receiveAll(frame, decoder, serial: serial, target: &target, next: &nextPosition) else { return }
                     guard putEnd(serial: serial) else { return }
                 }
             } catch {
@@ -73,7 +83,7 @@ final class DecoderWorker: Sendable {
     }
 
     /// Drains the decoder's ready frames into the frame queue. False once the queue is aborted.
-    private func receiveAll(_ frame: Frame, serial: Int, target: inout Double?, next: inout Double?) -> Bool {
+    private func receiveAll(_ frame: Frame, _ decoder: Decoder, serial: Int, target: inout Double?, next: inout Double?) -> Bool {
         while true {
             let status: IOStatus
             do {
@@ -84,11 +94,11 @@ final class DecoderWorker: Sendable {
                 return true
             }
             guard status == .ok else { return true }
-            guard emit(frame, serial: serial, target: &target, next: &next) else { return false }
+            guard emit(frame, decoder, serial: serial, target: &target, next: &next) else { return false }
         }
     }
 
-    private func emit(_ frame: Frame, serial: Int, target: inout Double?, next: inout Double?) -> Bool {
+    private func emit(_ frame: Frame, _ decoder: Decoder, serial: Int, target: inout Double?, next: inout Double?) -> Bool {
         let tb = decoder.timeBase
         let ts = frame.bestEffortTimestamp
         switch sink {

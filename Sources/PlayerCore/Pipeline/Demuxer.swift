@@ -16,11 +16,12 @@ final class Demuxer: Sendable {
     static let accurateSeekPreroll = 0.1
 
     struct Route: Sendable {
-        let streamIndex: Int
+        /// The stream read into `packets` (the audio route's changes with the audio track).
+        var streamIndex: Int
         let packets: PacketQueue
         /// Flushed into the new generation together with the packets.
         let frames: @Sendable (Int) -> Void
-        let timeBase: Double
+        var timeBase: Double
         /// Subtracted from timestamps to make media positions (the container's start time).
         let startSeconds: Double
         /// A stream with few packets (subtitles): it never has "enough" queued, so reading is
@@ -33,10 +34,14 @@ final class Demuxer: Sendable {
     private let control: PlaybackControl
     private let logger: Logger
     private let readAhead: ReadAhead
+    /// The audio route (its index in `routes`) and the track changes it takes at a seek.
+    private let audioSwitch: (route: Int, changes: AudioTrackSwitch)?
 
-    init(input: InputFile, routes: [Route], control: PlaybackControl, readAhead: ReadAhead, logger: Logger) {
+    init(input: InputFile, routes: [Route], control: PlaybackControl, readAhead: ReadAhead,
+         audioSwitch: (route: Int, changes: AudioTrackSwitch)? = nil, logger: Logger) {
         self.input = input
         self.routes = routes
+        self.audioSwitch = audioSwitch
         self.control = control
         self.readAhead = readAhead
         self.logger = logger
@@ -46,9 +51,14 @@ final class Demuxer: Sendable {
         let packet = Packet()
         var serial = 0
         var atEnd = false
+        var routes = self.routes
         while !routes.allSatisfy({ $0.packets.isAborted }) {
             if let seek = control.send({ $0.seekTaken() }) {
                 serial = seek.serial
+                if let (index, changes) = audioSwitch, let change = changes.route(forGeneration: serial) {
+                    routes[index].streamIndex = change.streamIndex
+                    routes[index].timeBase = change.timeBase
+                }
                 do {
                     let preroll = seek.accurateTarget == nil ? 0 : Self.accurateSeekPreroll
                     try input.seek(toSeconds: max(0, seek.position - preroll))

@@ -33,6 +33,10 @@ public final class Player: Sendable {
     private let readAhead: ReadAhead
     private let subtitles: SubtitleStage?
     private let closed = Atomic<Bool>(false)
+    /// Audio track changes while playing (nil: the player plays no audio).
+    private let audioTrackSwitch: AudioTrackSwitch?
+    private let playedAudioTrack: Mutex<Int?>
+    private let decoderThreads: Int
 
     /// Opens `url` off the cooperative pool (opening blocks on I/O) and starts prerolling its start.
     public static func open(_ url: String, options: PlayerOptions = PlayerOptions()) async throws(OpenError) -> Player {
@@ -58,7 +62,8 @@ public final class Player: Sendable {
         let videoIndex = options.videoSink == nil ? nil : (options.videoStreamIndex ?? input.bestStream(.video))
         let audioIndex = options.audioSink == nil ? nil : Self.audioStream(options, info: info, input: input)
         let audioTracks = MediaTrack.tracks(of: .audio, in: info)
-        audioTrack = audioIndex.flatMap { index in audioTracks.first { $0.source == .stream(index) }?.id }
+        playedAudioTrack = Mutex(audioIndex.flatMap { index in audioTracks.first { $0.source == .stream(index) }?.id })
+        decoderThreads = options.decoderThreads
         guard videoIndex != nil || audioIndex != nil else {
             let kinds = info.streams.map(\.type.rawValue).joined(separator: ", ")
             throw OpenError(url: url, reason: "no playable audio or video stream (streams: \(kinds.isEmpty ? "none" : kinds))")
@@ -108,14 +113,17 @@ public final class Player: Sendable {
             workers.append(WorkerThread(name: "tandem.vdec \(name)") { worker.run() })
             workers.append(WorkerThread(name: "tandem.present \(name)") { presenter.run() })
         }
+        var audioSwitch: (route: Int, changes: AudioTrackSwitch)?
         if let audioDecoder, let sink = options.audioSink {
+            let changes = AudioTrackSwitch()
+            audioSwitch = (routes.count, changes)
             let packets = PacketQueue()
             let frames = AudioFrameQueue(capacity: Self.audioFrameCapacity)
             queues += [packets, frames]
             routes.append(.init(streamIndex: audioDecoder.streamIndex, packets: packets,
                                 frames: { frames.flush(serial: $0) }, timeBase: audioDecoder.timeBase.value, startSeconds: start))
             let worker = DecoderWorker(decoder: audioDecoder, packets: packets, output: .audio(frames),
-                                       control: control, startSeconds: start)
+                                       control: control, startSeconds: start, trackSwitch: changes)
             let stream = info.streams[audioDecoder.streamIndex]
             let format = sink.format(sourceRate: stream.sampleRate ?? 48000, sourceChannels: stream.channels ?? 2)
             let renderer = AudioRenderer(format: format, frames: frames, control: control, latency: { sink.latency })
@@ -128,13 +136,15 @@ public final class Player: Sendable {
             renderer = nil
             audioSink = nil
         }
+        audioTrackSwitch = audioSwitch?.changes
         routes += subtitleRoutes
         // A network input paced by the clock reads far ahead; a local file (and unpaced decoding,
         // whose clock means nothing) keeps the small queues.
         let streaming = Self.isNetwork(url) && !options.fast
         let readAhead = ReadAhead(streams: routes.count, limits: streaming ? .network : .local, measuresFromClock: streaming)
         self.readAhead = readAhead
-        let demuxer = Demuxer(input: input, routes: routes, control: control, readAhead: readAhead, logger: options.logger)
+        let demuxer = Demuxer(input: input, routes: routes, control: control, readAhead: readAhead,
+                              audioSwitch: audioSwitch, logger: options.logger)
         demuxThread = WorkerThread(name: "tandem.demux \(name)") { demuxer.run() }
         self.queues = queues
         threads = workers
@@ -213,7 +223,36 @@ public final class Player: Sendable {
 
     /// The audio tracks of the file and the one played (nil: none).
     public var audioTracks: [MediaTrack] { MediaTrack.tracks(of: .audio, in: info) }
-    public let audioTrack: Int?
+    public var audioTrack: Int? { playedAudioTrack.withLock { $0 } }
+
+    /// Plays audio track `id` (``MediaTrack/id``) from where the clock is, as mpv's `#` does: a seek
+    /// to the current position, so the new track is heard in step with the picture (which holds for
+    /// that preroll). Returns at once; ``waitUntilReady()`` waits for the switch.
+    /// - Throws: ``TrackError`` for an unknown track, a player opened without sound, or a decoder
+    ///   that cannot open the track (the current one plays on).
+    public func selectAudioTrack(_ id: Int) throws(TrackError) {
+        guard let audioTrackSwitch else { throw TrackError(reason: "this player plays no audio (opened with --aid=no or no sound output)") }
+        guard let track = audioTracks.first(where: { $0.id == id }), case .stream(let index) = track.source else {
+            throw TrackError(reason: "no audio track \(id) (\(audioTracks.count) in \(url))")
+        }
+        guard id != audioTrack else { return }
+        let decoder: Decoder
+        do throws(OpenError) {
+            decoder = try Decoder(input: input, streamIndex: index, threads: decoderThreads)
+        } catch {
+            throw TrackError(reason: "audio track \(id): \(error.reason)")
+        }
+        let now = control.time.now()
+        let position = clamp(control.settled(at: now) { $0.clock.position(at: now) })
+        playedAudioTrack.withLock { $0 = id }
+        // Requested under the state's lock, with the seek: the demuxer takes that seek only after.
+        _ = control.beginSeek { state in
+            let actions = state.seekRequested(to: position, accurate: true, at: now)
+            audioTrackSwitch.request(decoder, serial: state.serial)
+            return actions
+        }
+        queues.forEach { $0.nudge() }
+    }
 
     // MARK: Controls
 

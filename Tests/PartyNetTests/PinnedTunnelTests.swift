@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOPosix
 import PartyKit
 @testable import PartyNet
 import Testing
@@ -90,5 +91,24 @@ import Testing
 
     @Test func insecurePartiesNeedNoTunnel() throws {
         #expect(try PinnedTunnel.make(host: "127.0.0.1", port: 1, trust: .insecure, logger: Logger(label: "test")) == nil)
+    }
+
+    /// The address the tunnel dials is one that answered a connection (Happy Eyeballs over every
+    /// address of the name), found at start: a server that cannot be reached is said then, by name.
+    @Test func aServerThatCannotBeReachedIsSaidAtStart() async throws {
+        let state = PartyTLSTests.stateFolder()
+        defer { try? FileManager.default.removeItem(atPath: state.path) }
+        let fingerprint = try ServerIdentity.loadOrCreate(in: state).fingerprint
+        // A port nothing listens on: bound, then closed.
+        let closed = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(closed.localAddress?.port)
+        try await closed.close()
+        let tunnel = try #require(try PinnedTunnel.make(host: "127.0.0.1", port: port, trust: .pinned(fingerprint), logger: Logger(label: "test")))
+        await #expect {
+            _ = try await tunnel.start()
+        } throws: { error in
+            "\(error)".contains("cannot reach the party server 127.0.0.1:\(port)")
+        }
+        await tunnel.stop()
     }
 }

@@ -16,7 +16,7 @@ import WebSocketTransport
 public final class PinnedTunnel: Sendable {
     private struct Registry {
         var listener: (any Channel)?
-        /// The server's address, resolved once by ``start()``: every piped connection dials exactly it (one
+        /// The server's address, found once by ``start()``: every piped connection dials exactly it (one
         /// socket per connection, no address racing, so the glue has one partner).
         var server: SocketAddress?
         var children: [ObjectIdentifier: any Channel] = [:]
@@ -55,11 +55,18 @@ public final class PinnedTunnel: Sendable {
     /// Listens on 127.0.0.1 on a free port; returns the origin to open media at, `http://127.0.0.1:PORT`.
     public func start() async throws -> String {
         let host = self.host, port = self.port
+        // The address is the one a plain TCP connection reaches first, NIO's Happy Eyeballs racing every
+        // address the name resolves to (IPv6 and IPv4): the first resolved one may not answer.
         let server: SocketAddress
         do {
-            server = try await NIOThreadPool.singleton.runIfActive { try SocketAddress.makeAddressResolvingHost(host, port: port) }
+            let probe = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(.seconds(Self.connectTimeout))
+                .connect(host: host, port: port).get()
+            defer { probe.close(promise: nil) }
+            guard let reached = probe.remoteAddress else { throw SecurityError.probe("no address") }
+            server = reached
         } catch {
-            throw SecurityError.probe("cannot resolve the party server \(host): \(error)")
+            throw SecurityError.probe("cannot reach the party server \(host):\(port): \(error)")
         }
         registry.withLock { $0.server = server }
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)

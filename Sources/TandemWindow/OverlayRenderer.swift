@@ -24,6 +24,11 @@ final class OverlayRenderer {
     static let barHeight = 4
     static let segmentHeight = 3
     static let segmentGap = 4
+    static let pausedText = "Paused"
+    /// Least space between the clock and "Paused" on one line: less reads as one word ("1:0Paused").
+    static let pausedGap = 12
+    /// Between the clock's line and the "Paused" line stacked above it.
+    static let stackedLineGap = 4
     /// Fade levels a toast's alpha is rounded to: enough for a smooth fade, few enough redraws.
     static let alphaSteps = 16.0
 
@@ -42,6 +47,8 @@ final class OverlayRenderer {
         }
 
         var size: DisplayGeometry.Size
+        /// The progress bar, clock and "Paused" show (they hide with ``ControlsVisibility``).
+        var controls = true
         var clock: String
         var paused: Bool
         var barFill: Int?
@@ -91,7 +98,8 @@ final class OverlayRenderer {
     }
 
     /// What would be drawn for `scene` in a window of `size` at `now`.
-    func layout(_ scene: WindowScene, size: DisplayGeometry.Size, now: Double) -> Layout {
+    /// `controls`: the progress bar, clock and "Paused" are shown.
+    func layout(_ scene: WindowScene, size: DisplayGeometry.Size, now: Double, controls: Bool = true) -> Layout {
         let barWidth = max(0, size.width - 2 * Self.margin)
         let position = max(0, scene.duration.map { min(scene.position, $0) } ?? scene.position)
         var clock = Self.clock(position)
@@ -111,7 +119,7 @@ final class OverlayRenderer {
             let alpha = min(1, (Self.toastSeconds - age) / Self.fadeSeconds)
             return Layout.ToastLine(text: toast.text, alpha: UInt8((alpha * Self.alphaSteps).rounded(.up) / Self.alphaSteps * 255))
         }.suffix(Self.maxToasts)
-        return Layout(size: size, clock: clock, paused: scene.paused, barFill: fill, segments: segments,
+        return Layout(size: size, controls: controls, clock: clock, paused: scene.paused, barFill: fill, segments: segments,
                       status: scene.status, toasts: Array(toasts), osd: osd?.text, error: scene.error)
     }
 
@@ -120,15 +128,23 @@ final class OverlayRenderer {
         let w = layout.size.width, h = layout.size.height, m = Self.margin
         let line = max(texts.lineHeight, 16)
         SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
-        // Bottom strip: clock above a thin progress bar.
+        // Bottom strip: clock above a thin progress bar; "Paused" at the right of the clock, or on
+        // its own line above it when the window is too narrow for both.
         let barY = h - m - Self.barHeight
-        let stripTop = barY - 6 - line - 6
-        fill(0, stripTop, w, h - stripTop, gray: 0, alpha: 140)
-        fill(m, barY, w - 2 * m, Self.barHeight, gray: 255, alpha: 70)
-        if let barFill = layout.barFill { fill(m, barY, barFill, Self.barHeight, gray: 255, alpha: 230) }
-        drawText(layout.clock, x: m, y: barY - 6 - line, box: false)
-        if layout.paused, let t = texts.text("Paused", color: Self.white) {
-            drawText("Paused", x: w - m - t.width, y: barY - 6 - line, box: false)
+        let clockY = barY - 6 - line
+        let paused = layout.paused ? texts.text(Self.pausedText, color: Self.white) : nil
+        let clockWidth = texts.text(layout.clock, color: Self.white)?.width ?? 0
+        let stacked = paused.map { !Self.pausedFitsBesideClock(clockWidth: clockWidth, pausedWidth: $0.width, width: w) } ?? false
+        let stripTop = layout.controls ? clockY - 6 - (stacked ? line + Self.stackedLineGap : 0) : h
+        if layout.controls {
+            fill(0, stripTop, w, h - stripTop, gray: 0, alpha: 140)
+            fill(m, barY, w - 2 * m, Self.barHeight, gray: 255, alpha: 70)
+            if let barFill = layout.barFill { fill(m, barY, barFill, Self.barHeight, gray: 255, alpha: 230) }
+            drawText(layout.clock, x: m, y: clockY, box: false)
+        }
+        if layout.controls, let paused {
+            drawText(Self.pausedText, x: stacked ? m : w - m - paused.width,
+                     y: stacked ? clockY - line - Self.stackedLineGap : clockY, box: false)
         }
         var top = 8
         if let s = layout.segments {
@@ -182,6 +198,12 @@ final class OverlayRenderer {
         SDL_SetTextureAlphaMod(t.texture, alpha)
         var rect = SDL_Rect(x: Int32(x), y: Int32(y), w: Int32(t.width), h: Int32(t.height))
         SDL_RenderCopy(renderer, t.texture, nil, &rect)
+    }
+
+    /// Whether "Paused" fits right-aligned on the clock's line of a window `width` wide, with
+    /// ``pausedGap`` between them; else it goes on a line of its own above the clock.
+    static func pausedFitsBesideClock(clockWidth: Int, pausedWidth: Int, width: Int) -> Bool {
+        margin + clockWidth + pausedGap + pausedWidth <= width - margin
     }
 
     private static func segmentWidth(count: Int, in size: DisplayGeometry.Size) -> Int {

@@ -1,0 +1,248 @@
+import FFmpegKit
+import Foundation
+import MPVIPC
+import PlayerCore
+import Synchronization
+import TandemWindow
+
+/// One run of `tandem play`: the items of its playlist played in turn (IO at this edge; the
+/// order is ``Playlist``'s), each opened, played in the window or headless, and closed before
+/// the next. A file that fails to open is reported on standard error naming it, and skipped.
+struct PlaySession {
+    let command: PlayCommand
+    let items: [String]
+    let display: WindowedPlayback?
+    let output: EventOutput
+    /// Counters summed over the files played.
+    private(set) var totals = PlaybackStats()
+    /// Media seconds played, summed over the files.
+    private(set) var mediaSeconds = 0.0
+    private var played = 0
+    private var failures = 0
+    private var outputFailed = false
+    /// mpv's `quit` and `playlist-next`/`-prev` over IPC.
+    private let requests = SessionRequests()
+    /// The last file's sound device, whose volume the next file keeps.
+    private var lastAudio: SDLAudioSink?
+
+    init(command: PlayCommand, items: [String], display: WindowedPlayback?, output: EventOutput) {
+        self.command = command
+        self.items = items
+        self.display = display
+        self.output = output
+    }
+
+    /// The run failed: nothing opened (one file that failed, or every file), or an output failed.
+    var failed: Bool { outputFailed || (played == 0 && failures > 0) }
+
+    /// Plays the playlist to its end (or until the viewer quits).
+    mutating func play() async {
+        var playlist = Playlist(count: items.count, loopFile: command.loopFile, loopPlaylist: command.loopPlaylist,
+                                shuffle: command.shuffle)
+        var action = playlist.handle(.start)
+        while case .open(let index) = action {
+            action = await playItem(items[index], playlist: &playlist)
+        }
+    }
+
+    /// Plays `file`; returns what the playlist says to do next.
+    private mutating func playItem(_ file: String, playlist: inout Playlist) async -> Playlist.Action {
+        let probe: (firstVideo: Int?, duration: Double?)
+        do { probe = try PlayCommand.preflight(file) } catch {
+            return skip(error.description, playlist: &playlist)
+        }
+        guard let from = resolve(command.start, duration: probe.duration, option: "--start", file: file),
+              let to = resolve(command.end, duration: probe.duration, option: "--end", file: file) else {
+            return skip(nil, playlist: &playlist)
+        }
+        if let to, to <= (from ?? 0) {
+            return skip("\(file): --end \(command.end!) (\(to) s) is not after --start (\(from ?? 0) s)", playlist: &playlist)
+        }
+        var videoSinks: [any VideoSink] = []
+        if let framemd5 = command.framemd5 {
+            guard let sink = try? FrameMD5Sink(path: framemd5) else {
+                outputFailed = true
+                printError("\(framemd5): cannot write framemd5 output")
+                return .finish
+            }
+            videoSinks.append(sink)
+        }
+        // At --start: the picture the player opened on (the file's first) is not the one asked for.
+        let snapshotSink = command.snapshot.map { PNGSnapshotSink(path: $0, at: from ?? 0) }
+        if let snapshotSink { videoSinks.append(snapshotSink) }
+        let sinks = display?.sinks(for: file, keeping: lastAudio)
+        if let sinks { videoSinks.append(sinks.video) }
+        let audioSink: any AudioSink
+        do {
+            audioSink = try command.wav.map { try WAVAudioSink(path: $0, realTime: !command.fast) }
+                ?? sinks?.audio ?? NullAudioSink(realTime: !command.fast)
+        } catch {
+            sinks?.audio?.stop()
+            outputFailed = true
+            printError("\(command.wav ?? ""): cannot write WAV output")
+            return .finish
+        }
+        let video: any VideoSink = videoSinks.count == 1 ? videoSinks[0] : FanOutVideoSink(videoSinks)
+        let player: Player
+        do {
+            var options = PlayerOptions(videoSink: video, audioSink: audioSink, fast: command.fast,
+                                        videoStreamIndex: command.framemd5 != nil ? probe.firstVideo : nil, rate: command.speed)
+            options.audioChoice = command.aid
+            options.audioLanguages = PlayCommand.languages(command.alang)
+            options.subtitles = command.subtitleOptions(for: file)
+            player = try await Player.open(file, options: options)
+        } catch {
+            sinks?.audio?.stop()
+            return skip(error.description, playlist: &playlist)
+        }
+        played += 1
+        _ = playlist.handle(.opened)
+        lastAudio = sinks?.audio ?? lastAudio
+        output.opened(player)
+        warnAboutTracks(player, file: file)
+        requests.reset(canStep: (Self.moves(playlist, .next), Self.moves(playlist, .previous)))
+        let ipcServer = await startIPC(player)
+        if command.ipc != nil, ipcServer == nil {
+            await player.close()
+            sinks?.audio?.stop()
+            return .finish
+        }
+        let events = player.events(frames: output.wantsFrames)
+        let watcher = Task { [output] in await output.follow(events, player: player) }
+        player.setStopPosition(to)
+        if let from { await player.seek(to: from) }
+        player.play()
+        var next: Playlist.Action
+        if let display, let sinks {
+            next = await runWindow(display, player: player, sinks: sinks, playlist: &playlist)
+        } else {
+            await player.waitUntilEnded()
+            next = ended(&playlist)
+        }
+        let stats = player.stats
+        // mpv's `quit` over IPC closed the player: the whole playlist ends, not just this file.
+        if requests.quitRequested { next = .finish }
+        await ipcServer?.stop()
+        await player.close()
+        sinks?.audio?.stop()
+        await watcher.value
+        add(stats, from: from ?? 0)
+        if let snapshotSink, let error = snapshotSink.error {
+            printError(error)
+            outputFailed = true
+        }
+        return next
+    }
+
+    /// The window's turns for one file: `<`/`>` that the playlist refuses (at an end) go on with it.
+    private func runWindow(_ display: WindowedPlayback, player: Player, sinks: WindowedPlayback.Sinks,
+                           playlist: inout Playlist) async -> Playlist.Action {
+        let controller = await display.controller(player, sinks: sinks, playlist: items.count > 1)
+        while true {
+            switch await display.run(controller) {
+            case .quit: return .finish
+            case .ended: return ended(&playlist)
+            case .step(let step):
+                let action = playlist.handle(step > 0 ? .next : .previous)
+                if action != .keep { return action }
+            }
+        }
+    }
+
+    /// The file ended, or a playlist move over IPC closed it.
+    private func ended(_ playlist: inout Playlist) -> Playlist.Action {
+        if let step = requests.takeStep() { return playlist.handle(step > 0 ? .next : .previous) }
+        return playlist.handle(.ended)
+    }
+
+    /// Whether `event` would move `playlist` to another item (a copy is asked: it is a value).
+    private static func moves(_ playlist: Playlist, _ event: Playlist.Event) -> Bool {
+        var copy = playlist
+        return copy.handle(event) != .keep
+    }
+
+    /// Reports a file that cannot be played (when `message`), and moves on.
+    private mutating func skip(_ message: String?, playlist: inout Playlist) -> Playlist.Action {
+        if let message { printError(message) }
+        failures += 1
+        return playlist.handle(.failed)
+    }
+
+    /// `time` in seconds for a file of `duration`: `.some(nil)` when not given, nil (reported) when
+    /// it needs a duration the file does not have.
+    private func resolve(_ time: PlayTime?, duration: Double?, option: String, file: String) -> Double??  {
+        guard let time else { return .some(nil) }
+        guard let seconds = time.seconds(duration: duration) else {
+            printError("\(file): \(option) \(time) needs the duration, which is unknown")
+            return nil
+        }
+        return .some(seconds)
+    }
+
+    private func warnAboutTracks(_ player: Player, file: String) {
+        if case .id(let id) = command.sid, !player.subtitleTracks.contains(where: { $0.id == id }) {
+            printError("warning: no subtitle track \(id) (\(player.subtitleTracks.count) in \(file)): showing none")
+        }
+        if case .id(let id) = command.aid, player.audioTrack == nil {
+            printError("warning: no audio track \(id) (\(player.audioTracks.count) in \(file)): playing without sound")
+        }
+    }
+
+    private mutating func startIPC(_ player: Player) async -> IPCServer? {
+        guard let ipc = command.ipc else { return nil }
+        let requests = requests
+        let server = IPCServer(socketPath: ipc, target: PlayerIPCTarget(player: player, onQuit: {
+            requests.requestQuit()
+            Task { await player.close() }
+        }, onPlaylistStep: { step in
+            guard requests.requestStep(step) else { return false }
+            Task { await player.close() }
+            return true
+        }))
+        do { try await server.start() } catch {
+            printError(error.description)
+            outputFailed = true
+            return nil
+        }
+        return server
+    }
+
+    private mutating func add(_ stats: PlaybackStats, from start: Double) {
+        totals.videoFrames += stats.videoFrames
+        totals.audioSamples += stats.audioSamples
+        totals.droppedFrames += stats.droppedFrames
+        totals.warnings += stats.warnings
+        totals.endPosition = stats.endPosition
+        mediaSeconds += max(0, stats.endPosition - start)
+    }
+}
+
+/// What mpv IPC clients asked of the session while a file plays (set from the server's tasks,
+/// read by the session after the file): `quit`, or a playlist move the playlist allows.
+final class SessionRequests: Sendable {
+    private struct State {
+        var quit = false
+        var step: Int?
+        /// Whether `playlist-next` / `playlist-prev` have an item to go to (from ``Playlist``).
+        var canStep = (next: false, previous: false)
+    }
+    private let state = Mutex(State())
+
+    func requestQuit() { state.withLock { $0.quit = true } }
+    var quitRequested: Bool { state.withLock { $0.quit } }
+
+    /// Records the move when the playlist has an item that way; returns whether it does.
+    func requestStep(_ step: Int) -> Bool {
+        state.withLock { s in
+            guard step > 0 ? s.canStep.next : s.canStep.previous else { return false }
+            s.step = step
+            return true
+        }
+    }
+
+    /// Before a file plays: which moves are possible, and none asked for yet.
+    func reset(canStep: (next: Bool, previous: Bool)) { state.withLock { $0.canStep = canStep; $0.step = nil } }
+
+    /// The move asked for while the file played, if any.
+    func takeStep() -> Int? { state.withLock { s in defer { s.step = nil }; return s.step } }
+}

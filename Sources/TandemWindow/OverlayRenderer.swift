@@ -13,6 +13,11 @@ final class OverlayRenderer {
     static let defaultFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
     /// Points (pixels at SDL_ttf's 72 dpi): readable in a 640x360 window, small on a 1080p one.
     static let fontSize: Int32 = 16
+    /// Text grows with the window beyond this size (as mpv's OSD scales with the window height),
+    /// up to ``maxFontSize``; smaller windows keep ``fontSize``, the least that reads well.
+    static let fontScaleReference = DisplayGeometry.Size(width: 640, height: 360)
+    /// 3× at 1080p and beyond: a bigger clock only covers more of the picture.
+    static let maxFontSize: Int32 = 48
     /// How long a toast stays up, and the fade at its end.
     static let toastSeconds = 3.0
     static let fadeSeconds = 0.5
@@ -61,7 +66,11 @@ final class OverlayRenderer {
 
     private let renderer: OpaquePointer
     private var font: OpaquePointer?
-    private let texts: TextTextureCache
+    private var texts: TextTextureCache
+    private let fontPath: String?
+    private let logger: Logger
+    /// The size `font` was opened at.
+    private(set) var fontPoints: Int32 = OverlayRenderer.fontSize
     private var toastFirstSeen: [Int: Double] = [:]
     private var levels: (volume: Int, muted: Bool)?
     private var osd: (text: String, until: Double)?
@@ -72,7 +81,32 @@ final class OverlayRenderer {
         let font = fontPath.flatMap { TTF_OpenFont($0, Self.fontSize) }
         if let fontPath, font == nil { logger.warning("font \(fontPath): \(sdlError()); overlays are drawn without text") }
         self.font = font
+        self.fontPath = font == nil ? nil : fontPath
+        self.logger = logger
         texts = TextTextureCache(renderer: renderer, font: font)
+    }
+
+    /// The text size for a window of `size`: ``fontSize`` scaled by the smaller of its width and
+    /// height ratios to ``fontScaleReference``, never below ``fontSize`` nor above ``maxFontSize``.
+    static func fontSize(for size: DisplayGeometry.Size) -> Int32 {
+        let scale = min(Double(size.width) / Double(fontScaleReference.width), Double(size.height) / Double(fontScaleReference.height))
+        return min(maxFontSize, max(fontSize, Int32((Double(fontSize) * scale).rounded(.down))))
+    }
+
+    /// Reopens the font at the size for `size` when it changed (text textures are made again).
+    private func scaleFont(to size: DisplayGeometry.Size) {
+        let points = Self.fontSize(for: size)
+        guard points != fontPoints, let fontPath, let old = font else { return }
+        guard let scaled = TTF_OpenFont(fontPath, points) else {
+            logger.warning("font \(fontPath) at \(points) pt: \(sdlError()); the text keeps its size")
+            fontPoints = points
+            return
+        }
+        texts.destroy()
+        TTF_CloseFont(old)
+        font = scaled
+        texts = TextTextureCache(renderer: renderer, font: scaled)
+        fontPoints = points
     }
 
     isolated deinit { destroy() }
@@ -125,6 +159,7 @@ final class OverlayRenderer {
 
     /// Draws `layout` over what is in the back buffer.
     func draw(_ layout: Layout) {
+        scaleFont(to: layout.size)
         let w = layout.size.width, h = layout.size.height, m = Self.margin
         let line = max(texts.lineHeight, 16)
         SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)

@@ -33,6 +33,18 @@ struct PlayCommand: AsyncParsableCommand {
     @Flag(name: .customLong("loop-file"), help: "Play each file again and again (until q).") var loopFile = false
     @Flag(name: .customLong("loop-playlist"), help: "After the last file, start again from the first.") var loopPlaylist = false
     @Flag(help: "Play the files in a random order.") var shuffle = false
+    @Flag(name: .customLong("save-position-on-quit"), help: "On quitting, remember where each file was left (Shift+Q always does).")
+    var savePositionOnQuit = false
+    @Flag(name: .customLong("no-resume-playback"), help: "Start from the beginning even where a position was remembered.")
+    var noResumePlayback = false
+    @Option(name: .customLong("watch-later-dir"), help: "Where remembered positions are kept (default: $XDG_STATE_HOME/tandem/watch_later).")
+    var watchLaterDir: String?
+    @Option(help: "Volume 0–100 in the window (default: the last run's, else 100).") var volume: Int?
+    @Option(name: .customLong("screenshot-dir"), help: "Folder for the window's screenshots (s; default: the current folder).")
+    var screenshotDir: String?
+    @Option(help: "The config file (default: $XDG_CONFIG_HOME/tandem/tandem.conf, else ~/.config/tandem/tandem.conf).")
+    var config: String?
+    @Flag(name: .customLong("no-config"), help: "Read no config file.") var noConfig = false
     @Option(help: "Playback speed, 0.25–4.0; pitch is preserved.") var speed: Double = 1
     @Option(help: "Write one framemd5 line per presented frame of the first video stream to PATH (- for stdout).")
     var framemd5: String?
@@ -56,9 +68,49 @@ struct PlayCommand: AsyncParsableCommand {
             throw ValidationError("--end must be after --start")
         }
         if framemd5 == "-" && json { throw ValidationError("--framemd5 - and --json both write to stdout: give --framemd5 a path") }
+        if let volume, !(0...100).contains(volume) { throw ValidationError("--volume must be within 0…100") }
     }
 
     func run() async throws {
+        try await configured().play()
+    }
+
+    /// This command with the config file's options before the command line's (so the command line
+    /// wins), as mpv reads its mpv.conf. A bad line is an error naming the file and the line.
+    func configured() throws -> PlayCommand {
+        guard !noConfig else { return self }
+        let path = config ?? ConfigFile.defaultPath()
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            guard config == nil else {
+                printError("\(path): cannot read this config file")
+                throw ExitCode.failure
+            }
+            return self
+        }
+        let arguments: [String]
+        do { arguments = try ConfigFile.arguments(text, path: path, isOption: Self.optionProblem) } catch {
+            printError(error.description)
+            throw ExitCode.failure
+        }
+        guard !arguments.isEmpty else { return self }
+        let given = CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "play" ? Array(CommandLine.arguments.dropFirst(2)) : []
+        do { return try PlayCommand.parse(arguments + given) } catch {
+            printError("\(path): \(PlayCommand.message(for: error))")
+            throw ExitCode.failure
+        }
+    }
+
+    /// Why `--name=value` is not an option of this command (for a config line), or nil when it is.
+    static func optionProblem(_ name: String, _ value: String?) -> String? {
+        do {
+            _ = try PlayCommand.parse(["--\(name)=\(value ?? "")", "file"])
+            return nil
+        } catch {
+            return PlayCommand.message(for: error)
+        }
+    }
+
+    func play() async throws {
         FFmpegLog.configure()
         let wallStart = MonotonicTimeSource().now()
         let items: [String]

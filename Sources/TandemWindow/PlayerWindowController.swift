@@ -21,6 +21,8 @@ public final class PlayerWindowController: WindowController, PlaybackInputHandli
     /// Called once when the user quits (q, Esc, closing the window).
     public var onQuit: (() -> Void)?
     public private(set) var quit = false
+    /// Where `s` saves screenshots; nil: the current folder.
+    public var screenshotDirectory: String?
     /// Shift+Q quit: the position should be remembered for the next run (mpv's watch-later).
     public private(set) var remembersPosition = false
     /// `<`/`>` move in a playlist (`tandem play A B C`): they set ``playlistStep`` and end the window's loop.
@@ -60,7 +62,16 @@ public final class PlayerWindowController: WindowController, PlaybackInputHandli
         case .step:
             player.step()
         case .screenshot:
-            toast(window.screenshotMessage())
+            if let screenshotDirectory {
+                do {
+                    let path = try window.saveScreenshot(in: screenshotDirectory)
+                    toast("Screenshot: \((path as NSString).lastPathComponent)")
+                } catch {
+                    toast("Screenshot failed: \(error)")
+                }
+            } else {
+                toast(window.screenshotMessage())
+            }
         case .toggleFullscreen:
             window.toggleFullscreen()
         case .toggleMute:

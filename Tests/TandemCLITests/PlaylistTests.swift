@@ -71,7 +71,7 @@ import Testing
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub.mkv"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         for name in ["ep10.mkv", "ep9.mp4", "ep9.srt", ".hidden.mkv", "cover.jpg", "song.FLAC"] {
-            FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data())
+            _ = FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data())
         }
         let items = try PlaylistItems.expand(["first.mp4", folder.path, "https://example.com/x"])
         #expect(items == ["first.mp4"] + ["ep9.mp4", "ep10.mkv", "song.FLAC"].map { folder.appendingPathComponent($0).path }

@@ -22,14 +22,19 @@ struct PlaySession {
     private var outputFailed = false
     /// mpv's `quit` and `playlist-next`/`-prev` over IPC.
     private let requests = SessionRequests()
-    /// The last file's sound device, whose volume the next file keeps.
-    private var lastAudio: SDLAudioSink?
+    /// The window's volume and mute: the next file keeps them, and the next run (``SavedVolume``).
+    private var levels: SavedVolume
+    private var levelsChanged = false
+    private let watchLater: WatchLater
 
     init(command: PlayCommand, items: [String], display: WindowedPlayback?, output: EventOutput) {
         self.command = command
         self.items = items
         self.display = display
         self.output = output
+        watchLater = WatchLater(directory: command.watchLaterDir ?? WatchLater.defaultDirectory())
+        let saved = display == nil ? nil : SavedVolume.load(from: SavedVolume.defaultPath())
+        levels = command.volume.map { SavedVolume(volume: $0, muted: saved?.muted ?? false) } ?? saved ?? SavedVolume(volume: 100, muted: false)
     }
 
     /// The run failed: nothing opened (one file that failed, or every file), or an output failed.
@@ -43,6 +48,7 @@ struct PlaySession {
         while case .open(let index) = action {
             action = await playItem(items[index], playlist: &playlist)
         }
+        if levelsChanged { levels.save(to: SavedVolume.defaultPath()) }
     }
 
     /// Plays `file`; returns what the playlist says to do next.
@@ -51,9 +57,17 @@ struct PlaySession {
         do { probe = try PlayCommand.preflight(file) } catch {
             return skip(error.description, playlist: &playlist)
         }
-        guard let from = resolve(command.start, duration: probe.duration, option: "--start", file: file),
+        guard var from = resolve(command.start, duration: probe.duration, option: "--start", file: file),
               let to = resolve(command.end, duration: probe.duration, option: "--end", file: file) else {
             return skip(nil, playlist: &playlist)
+        }
+        // Where the viewer left it (mpv's watch-later); the entry is used once, as mpv does.
+        if command.start == nil, !command.noResumePlayback, let resume = watchLater.position(for: file) {
+            watchLater.forget(file)
+            if resume < (to ?? probe.duration ?? .infinity) {
+                from = resume
+                printError("\(file): resuming at \(EventOutput.timestamp(resume)) (--no-resume-playback starts from the beginning)")
+            }
         }
         if let to, to <= (from ?? 0) {
             return skip("\(file): --end \(command.end!) (\(to) s) is not after --start (\(from ?? 0) s)", playlist: &playlist)
@@ -70,7 +84,7 @@ struct PlaySession {
         // At --start: the picture the player opened on (the file's first) is not the one asked for.
         let snapshotSink = command.snapshot.map { PNGSnapshotSink(path: $0, at: from ?? 0) }
         if let snapshotSink { videoSinks.append(snapshotSink) }
-        let sinks = display?.sinks(for: file, keeping: lastAudio)
+        let sinks = display?.sinks(for: file, levels: levels)
         if let sinks { videoSinks.append(sinks.video) }
         let audioSink: any AudioSink
         do {
@@ -97,7 +111,6 @@ struct PlaySession {
         }
         played += 1
         _ = playlist.handle(.opened)
-        lastAudio = sinks?.audio ?? lastAudio
         output.opened(player)
         warnAboutTracks(player, file: file)
         requests.reset(canStep: (Self.moves(playlist, .next), Self.moves(playlist, .previous)))
@@ -113,8 +126,9 @@ struct PlaySession {
         if let from { await player.seek(to: from) }
         player.play()
         var next: Playlist.Action
+        var remember = false
         if let display, let sinks {
-            next = await runWindow(display, player: player, sinks: sinks, playlist: &playlist)
+            (next, remember) = await runWindow(display, player: player, sinks: sinks, playlist: &playlist)
         } else {
             await player.waitUntilEnded()
             next = ended(&playlist)
@@ -122,6 +136,14 @@ struct PlaySession {
         let stats = player.stats
         // mpv's `quit` over IPC closed the player: the whole playlist ends, not just this file.
         if requests.quitRequested { next = .finish }
+        let quit = next == .finish && (remember || requests.quitRequested || player.state != .ended)
+        if quit, remember || command.savePositionOnQuit, player.state != .ended {
+            do { try watchLater.save(player.position, for: file) } catch { printError(error.description) }
+        }
+        if let audio = sinks?.audio, audio.volume != levels.volume || audio.muted != levels.muted {
+            levels = SavedVolume(volume: audio.volume, muted: audio.muted)
+            levelsChanged = true
+        }
         await ipcServer?.stop()
         await player.close()
         sinks?.audio?.stop()
@@ -135,16 +157,18 @@ struct PlaySession {
     }
 
     /// The window's turns for one file: `<`/`>` that the playlist refuses (at an end) go on with it.
+    /// Returns what to do next, and whether the viewer quit with Shift+Q (remembering the position).
     private func runWindow(_ display: WindowedPlayback, player: Player, sinks: WindowedPlayback.Sinks,
-                           playlist: inout Playlist) async -> Playlist.Action {
-        let controller = await display.controller(player, sinks: sinks, playlist: items.count > 1)
+                           playlist: inout Playlist) async -> (Playlist.Action, remember: Bool) {
+        let controller = await display.controller(player, sinks: sinks, playlist: items.count > 1,
+                                                  screenshotDirectory: command.screenshotDir)
         while true {
             switch await display.run(controller) {
-            case .quit: return .finish
-            case .ended: return ended(&playlist)
+            case .quit(let remembering): return (.finish, remembering)
+            case .ended: return (ended(&playlist), false)
             case .step(let step):
                 let action = playlist.handle(step > 0 ? .next : .previous)
-                if action != .keep { return action }
+                if action != .keep { return (action, false) }
             }
         }
     }

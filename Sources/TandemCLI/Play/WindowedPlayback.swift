@@ -13,8 +13,8 @@ struct WindowedPlayback: Sendable {
 
     /// How one file's turn in the window ended.
     enum Outcome: Sendable, Equatable {
-        /// q, Esc, closing the window, SIGINT.
-        case quit
+        /// q, closing the window, SIGINT; `remembering` for Shift+Q.
+        case quit(remembering: Bool)
         /// The file played to its end.
         case ended
         /// `<` (−1) or `>` (+1).
@@ -39,16 +39,16 @@ struct WindowedPlayback: Sendable {
         return WindowedPlayback(window: window, sound: sound)
     }
 
-    /// The sinks for `file`: its rotation, and the sound device opened at its rate with the
-    /// volume and mute of `previous` (the volume is kept from file to file, as in mpv).
-    func sinks(for file: String, keeping previous: SDLAudioSink?) -> Sinks {
+    /// The sinks for `file`: its rotation, and the sound device opened at its rate with `levels`
+    /// (the volume is kept from file to file, as in mpv, and from run to run).
+    func sinks(for file: String, levels: SavedVolume) -> Sinks {
         let geometry = DisplayGeometry(probing: file)
         var audio: SDLAudioSink?
         if sound {
             let stream = (try? InputFile(url: file))?.info().streams.first { $0.type == .audio }
             do {
                 audio = try SDLAudioSink(preferredRate: stream?.sampleRate ?? 48000, preferredChannels: stream?.channels ?? 2,
-                                         volume: previous?.volume ?? 100, muted: previous?.muted ?? false)
+                                         volume: levels.volume, muted: levels.muted)
             } catch {
                 printError("no sound device (\(error)): playing muted")
             }
@@ -58,9 +58,10 @@ struct WindowedPlayback: Sendable {
 
     /// The controller for one file; with `playlist`, `<`/`>` end its turn with a step.
     @WindowActor
-    func controller(_ player: Player, sinks: Sinks, playlist: Bool) -> PlayerWindowController {
+    func controller(_ player: Player, sinks: Sinks, playlist: Bool, screenshotDirectory: String?) -> PlayerWindowController {
         let controller = PlayerWindowController(player: player, video: sinks.video, audio: sinks.audio)
         controller.hasPlaylist = playlist
+        controller.screenshotDirectory = screenshotDirectory
         return controller
     }
 
@@ -70,7 +71,7 @@ struct WindowedPlayback: Sendable {
     func run(_ controller: PlayerWindowController) async -> Outcome {
         controller.clearPlaylistStep()
         await window.run(controller: controller)
-        if controller.quit || Task.isCancelled { return .quit }
+        if controller.quit || Task.isCancelled { return .quit(remembering: controller.remembersPosition) }
         return controller.playlistStep.map { .step($0) } ?? .ended
     }
 

@@ -99,4 +99,18 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.contains("give one file"))
     }
+
+    /// The same through the window (SDL's offscreen driver): one window plays the playlist, then closes.
+    @Test func theWindowPlaysThePlaylistToItsEnd() throws {
+        let home = try RememberingTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let result = try RememberingCommandTests.run(
+            ["play", "--json", "--start", "-0.5", TestAssets.path("video-only.mp4"), TestAssets.path("bad/empty.mp4"), TestAssets.path("odd-dims.mp4")],
+            environment: ["SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy", "XDG_STATE_HOME": home.path, "XDG_CONFIG_HOME": home.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try result.stdout.split(separator: "\n").map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
+        #expect(Self.opened(lines) == ["video-only.mp4", "odd-dims.mp4"])
+        #expect(lines.filter { $0.event == "window" }.count == 1)
+        #expect(result.stderr.contains("tandem: \(TestAssets.path("bad/empty.mp4")): "))
+    }
 }

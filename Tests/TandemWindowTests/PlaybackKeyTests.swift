@@ -59,6 +59,28 @@ extension SDLTests {
             await player.close()
         }
 
+        @Test func screenshotsGoToTheScreenshotDirectory() async throws {
+            SDLTests.useHeadlessDrivers()
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-shots-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let window = try PlayerWindow(title: "shots", size: .init(width: 160, height: 120))
+            defer { window.close() }
+            let sink = WindowVideoSink()
+            let player = try await Player.open(TestMedia.path("party.mp4"), options: PlayerOptions(videoSink: sink, audioSink: NullAudioSink()))
+            let controller = PlayerWindowController(player: player, video: sink, audio: nil)
+            controller.screenshotDirectory = folder.path
+            player.play()
+            let loop = Task { await window.run(controller: controller) }
+            #expect(await eventually { sink.latest() != nil })
+            Self.press(SDLK_s)
+            #expect(await eventually { controller.toasts.last?.text == "Screenshot: tandem-shot-0001.png" })
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("tandem-shot-0001.png").path))
+            Self.press(SDLK_q)
+            await loop.value
+            await player.close()
+        }
+
         @Test func playlistKeysEndTheTurnWithAStep() async throws {
             SDLTests.useHeadlessDrivers()
             let window = try PlayerWindow(title: "playlist", size: .init(width: 160, height: 120))

@@ -49,6 +49,18 @@ import Glibc
             }
             return String(decoding: reply, as: UTF8.self)
         }
+
+        /// Asks for `duration` until it is `seconds` (the file of that length plays): true when it is,
+        /// false when the connection closed or it never came (the socket is up before the first file).
+        func awaitFile(lasting seconds: Int) -> Bool {
+            for _ in 0..<2000 {
+                let reply = request(#"{"command":["get_property","duration"]}"#)
+                if reply.isEmpty { return false }
+                if reply.contains("\"data\":\(seconds),") { return true }
+                usleep(5_000)  // polling: between files the property is unavailable
+            }
+            return false
+        }
     }
 
     @Test func playlistNextMovesOnAndTheEndsRefuse() throws {
@@ -64,15 +76,14 @@ import Glibc
         try process.run()
         defer { if process.isRunning { process.terminate() } }
         let first = try Client(path: socketPath)
+        #expect(first.awaitFile(lasting: 3))
         #expect(first.request(#"{"command":["playlist-prev"],"request_id":1}"#).contains(#""error":"error running command""#))
         #expect(first.request(#"{"command":["playlist-next"],"request_id":2}"#).contains(#""error":"success""#))
-        // The second file's server: a new connection (the first closes with its file).
-        var reply = ""
-        for _ in 0..<100 where !reply.contains("error running command") {
-            reply = (try? Client(path: socketPath))?.request(#"{"command":["playlist-next"],"request_id":3}"#) ?? ""
-        }
-        #expect(reply.contains(#""error":"error running command""#))
-        _ = try Client(path: socketPath).request(#"{"command":["quit"]}"#)
+        // The same connection, as mpv keeps its socket from file to file: once the second file
+        // plays (its duration, 2 s, answers), there is nothing after it.
+        #expect(first.awaitFile(lasting: 2))
+        #expect(first.request(#"{"command":["playlist-next"],"request_id":3}"#).contains(#""error":"error running command""#))
+        #expect(first.request(#"{"command":["quit"]}"#).contains("success"))
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)

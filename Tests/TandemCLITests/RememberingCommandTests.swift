@@ -44,6 +44,7 @@ import Testing
         try process.run()
         defer { if process.isRunning { process.terminate() } }
         let client = try PlaylistIPCTests.Client(path: socket)
+        #expect(client.awaitFile(lasting: 3))
         #expect(client.request(#"{"command":["set_property","pause",true]}"#).contains("success"))
         #expect(client.request(#"{"command":["seek",1.5,"absolute"]}"#).contains("success"))
         #expect(client.request(#"{"command":["quit"]}"#).contains("success"))

@@ -2,7 +2,6 @@ import FFmpegKit
 import Foundation
 import MPVIPC
 import PlayerCore
-import Synchronization
 import TandemWindow
 
 /// One run of `tandem play`: the items of its playlist played in turn (IO at this edge; the
@@ -22,6 +21,8 @@ struct PlaySession {
     private var outputFailed = false
     /// mpv's `quit` and `playlist-next`/`-prev` over IPC.
     private let requests = SessionRequests()
+    /// What the IPC server (if any) answers for: the file playing.
+    private let ipcTarget: SessionIPCTarget
     /// The window's volume and mute: the next file keeps them, and the next run (``SavedVolume``).
     private var levels: SavedVolume
     private var levelsChanged = false
@@ -32,6 +33,7 @@ struct PlaySession {
         self.items = items
         self.display = display
         self.output = output
+        ipcTarget = SessionIPCTarget(requests: requests)
         watchLater = WatchLater(directory: command.watchLaterDir ?? WatchLater.defaultDirectory())
         let saved = display == nil ? nil : SavedVolume.load(from: SavedVolume.defaultPath())
         levels = command.volume.map { SavedVolume(volume: $0, muted: saved?.muted ?? false) } ?? saved ?? SavedVolume(volume: 100, muted: false)
@@ -44,10 +46,13 @@ struct PlaySession {
     mutating func play() async {
         var playlist = Playlist(count: items.count, loopFile: command.loopFile, loopPlaylist: command.loopPlaylist,
                                 shuffle: command.shuffle)
+        let server = await startIPC()
+        guard command.ipc == nil || server != nil else { return }
         var action = playlist.handle(.start)
-        while case .open(let index) = action {
+        while case .open(let index) = action, !requests.quitRequested {
             action = await playItem(items[index], playlist: &playlist)
         }
+        await server?.stop()
         if levelsChanged { levels.save(to: SavedVolume.defaultPath()) }
     }
 
@@ -114,12 +119,7 @@ struct PlaySession {
         output.opened(player)
         warnAboutTracks(player, file: file)
         requests.reset(canStep: (Self.moves(playlist, .next), Self.moves(playlist, .previous)))
-        let ipcServer = await startIPC(player)
-        if command.ipc != nil, ipcServer == nil {
-            await player.close()
-            sinks?.audio?.stop()
-            return .finish
-        }
+        ipcTarget.attach(player)
         let events = player.events(frames: output.wantsFrames)
         let watcher = Task { [output] in await output.follow(events, player: player) }
         player.setStopPosition(to)
@@ -144,7 +144,7 @@ struct PlaySession {
             levels = SavedVolume(volume: audio.volume, muted: audio.muted)
             levelsChanged = true
         }
-        await ipcServer?.stop()
+        ipcTarget.attach(nil)
         await player.close()
         sinks?.audio?.stop()
         await watcher.value
@@ -212,17 +212,10 @@ struct PlaySession {
         }
     }
 
-    private mutating func startIPC(_ player: Player) async -> IPCServer? {
+    /// One mpv IPC server for the whole run (as mpv keeps its socket from file to file).
+    private mutating func startIPC() async -> IPCServer? {
         guard let ipc = command.ipc else { return nil }
-        let requests = requests
-        let server = IPCServer(socketPath: ipc, target: PlayerIPCTarget(player: player, onQuit: {
-            requests.requestQuit()
-            Task { await player.close() }
-        }, onPlaylistStep: { step in
-            guard requests.requestStep(step) else { return false }
-            Task { await player.close() }
-            return true
-        }))
+        let server = IPCServer(socketPath: ipc, target: ipcTarget)
         do { try await server.start() } catch {
             printError(error.description)
             outputFailed = true
@@ -239,34 +232,4 @@ struct PlaySession {
         totals.endPosition = stats.endPosition
         mediaSeconds += max(0, stats.endPosition - start)
     }
-}
-
-/// What mpv IPC clients asked of the session while a file plays (set from the server's tasks,
-/// read by the session after the file): `quit`, or a playlist move the playlist allows.
-final class SessionRequests: Sendable {
-    private struct State {
-        var quit = false
-        var step: Int?
-        /// Whether `playlist-next` / `playlist-prev` have an item to go to (from ``Playlist``).
-        var canStep = (next: false, previous: false)
-    }
-    private let state = Mutex(State())
-
-    func requestQuit() { state.withLock { $0.quit = true } }
-    var quitRequested: Bool { state.withLock { $0.quit } }
-
-    /// Records the move when the playlist has an item that way; returns whether it does.
-    func requestStep(_ step: Int) -> Bool {
-        state.withLock { s in
-            guard step > 0 ? s.canStep.next : s.canStep.previous else { return false }
-            s.step = step
-            return true
-        }
-    }
-
-    /// Before a file plays: which moves are possible, and none asked for yet.
-    func reset(canStep: (next: Bool, previous: Bool)) { state.withLock { $0.canStep = canStep; $0.step = nil } }
-
-    /// The move asked for while the file played, if any.
-    func takeStep() -> Int? { state.withLock { s in defer { s.step = nil }; return s.step } }
 }

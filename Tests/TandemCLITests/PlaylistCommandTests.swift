@@ -112,5 +112,13 @@ import Testing
         #expect(Self.opened(lines) == ["video-only.mp4", "odd-dims.mp4"])
         #expect(lines.filter { $0.event == "window" }.count == 1)
         #expect(result.stderr.contains("tandem: \(TestAssets.path("bad/empty.mp4")): "))
+        // No volume was kept: the window played at 100 %, and that is what is kept now.
+        let kept = home.appendingPathComponent("tandem/volume")
+        #expect(try String(contentsOf: kept, encoding: .utf8) == "volume=100\nmute=no\n")
+        // The next run's --volume is kept for the run after it.
+        _ = try RememberingCommandTests.run(
+            ["play", "--volume", "40", "--end", "0.2", TestAssets.path("odd-dims.mp4")],
+            environment: ["SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy", "XDG_STATE_HOME": home.path, "XDG_CONFIG_HOME": home.path])
+        #expect(try String(contentsOf: kept, encoding: .utf8) == "volume=40\nmute=no\n")
     }
 }

@@ -25,7 +25,10 @@ struct PlaySession {
     private let ipcTarget: SessionIPCTarget
     /// The window's volume and mute: the next file keeps them, and the next run (``SavedVolume``).
     private var levels: SavedVolume
-    private var levelsChanged = false
+    /// What the last run left (nil: nothing saved yet); the levels are saved when they differ.
+    private let savedLevels: SavedVolume?
+    /// A sound device played in the window: its levels are worth keeping.
+    private var heardLevels = false
     private let watchLater: WatchLater
 
     init(command: PlayCommand, items: [String], display: WindowedPlayback?, output: EventOutput) {
@@ -36,6 +39,7 @@ struct PlaySession {
         ipcTarget = SessionIPCTarget(requests: requests)
         watchLater = WatchLater(directory: command.watchLaterDir ?? WatchLater.defaultDirectory())
         let saved = display == nil ? nil : SavedVolume.load(from: SavedVolume.defaultPath())
+        savedLevels = saved
         levels = command.volume.map { SavedVolume(volume: $0, muted: saved?.muted ?? false) } ?? saved ?? SavedVolume(volume: 100, muted: false)
     }
 
@@ -53,7 +57,7 @@ struct PlaySession {
             action = await playItem(items[index], playlist: &playlist)
         }
         await server?.stop()
-        if levelsChanged { levels.save(to: SavedVolume.defaultPath()) }
+        if heardLevels, levels != savedLevels { levels.save(to: SavedVolume.defaultPath()) }
     }
 
     /// Plays `file`; returns what the playlist says to do next.
@@ -140,9 +144,9 @@ struct PlaySession {
         if quit, remember || command.savePositionOnQuit, player.state != .ended {
             do { try watchLater.save(player.position, for: file) } catch { printError(error.description) }
         }
-        if let audio = sinks?.audio, audio.volume != levels.volume || audio.muted != levels.muted {
+        if let audio = sinks?.audio {
             levels = SavedVolume(volume: audio.volume, muted: audio.muted)
-            levelsChanged = true
+            heardLevels = true
         }
         ipcTarget.attach(nil)
         await player.close()

@@ -101,6 +101,17 @@ public struct IPCRequestHandler: Sendable {
             guard arguments.count <= 1 else { throw Failure(.invalidParameter) }
             return Outcome(data: .null, quit: true)
 
+        case "playlist-next", "playlist-prev":
+            // mpv's optional `weak`/`force` flag is accepted; both act as `weak` (nothing past the ends).
+            guard arguments.count <= 1 else { throw Failure(.invalidParameter) }
+            if let flag = arguments.first, flag.stringValue != "weak", flag.stringValue != "force" {
+                throw Failure(.invalidParameter)
+            }
+            do throws(IPCRefusal) { try await target.playlistStep(name == "playlist-next" ? 1 : -1) } catch {
+                throw Failure(error)
+            }
+            return Outcome(data: .null)
+
         case "observe_property":
             try Self.expect(arguments, count: 2)
             guard let id = arguments[0].integerValue else { throw Failure(.invalidParameter) }

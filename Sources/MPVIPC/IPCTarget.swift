@@ -18,6 +18,10 @@ public protocol IPCTarget: Sendable {
     /// converted by the server using the current `time-pos`.
     func seek(to seconds: Double) async throws(IPCRefusal)
 
+    /// Moves to the next (`step` 1, mpv's `playlist-next`) or previous (−1, `playlist-prev`) item of
+    /// the playlist; refuses when there is none that way (mpv's "error running command").
+    func playlistStep(_ step: Int) async throws(IPCRefusal)
+
     /// Asks the application to quit. Called after the reply to `quit` has been sent.
     func quit() async
 
@@ -25,4 +29,16 @@ public protocol IPCTarget: Sendable {
     /// also `duration` when a file is opened). The server calls this once each time it starts and
     /// iterates the stream until it stops; it filters out values a client has already seen.
     func propertyChanges() -> AsyncStream<IPCPropertyChange>
+}
+
+extension IPCTarget {
+    /// Without a playlist there is nothing before or after the file.
+    public func playlistStep(_ step: Int) async throws(IPCRefusal) {
+        throw .noPlaylistItem
+    }
+}
+
+extension IPCRefusal {
+    /// No playlist item that way (mpv's reply to `playlist-next` at the end of a playlist).
+    public static let noPlaylistItem = IPCRefusal(IPCErrorCode.commandError.rawValue)
 }

@@ -71,14 +71,23 @@ final class EventOutput: Sendable {
 
     private func drawStatus(player: Player, lastFrame: Double?) {
         let position = player.position
-        let total = player.duration.map(Self.timestamp) ?? "--:--:--"
-        var line = "\(player.hasAudio && player.hasVideo ? "AV" : player.hasVideo ? "V" : "A"): \(Self.timestamp(position)) / \(total)"
-        if player.hasAudio, player.hasVideo, let lastFrame {
-            line += String(format: " A-V: %+.3f", position - lastFrame)
-        }
-        if player.rate != 1 { line += String(format: " Speed: %.2fx", player.rate) }
-        line += " Dropped: \(player.stats.droppedFrames)"
+        let line = Self.statusLine(paused: player.state == .paused, video: player.hasVideo, audio: player.hasAudio,
+                                   position: position, duration: player.duration,
+                                   avDifference: lastFrame.map { position - $0 }, rate: player.rate,
+                                   dropped: player.stats.droppedFrames)
         FileHandleOutput.standardError.write("\r\u{1B}[K" + line)
+    }
+
+    /// mpv's status line: `(Paused) AV: 00:00:03 / 00:00:10 A-V: +0.001 Dropped: 0`
+    /// (the A-V difference only with both audio and video; the speed only when it is not 1).
+    static func statusLine(paused: Bool, video: Bool, audio: Bool, position: Double, duration: Double?,
+                           avDifference: Double?, rate: Double, dropped: Int) -> String {
+        let total = duration.map(timestamp) ?? "--:--:--"
+        var line = paused ? "(Paused) " : ""
+        line += "\(audio && video ? "AV" : video ? "V" : "A"): \(timestamp(position)) / \(total)"
+        if audio, video, let avDifference { line += String(format: " A-V: %+.3f", avDifference) }
+        if rate != 1 { line += String(format: " Speed: %.2fx", rate) }
+        return line + " Dropped: \(dropped)"
     }
 
     private func clearStatus() { if status { FileHandleOutput.standardError.write("\r\u{1B}[K") } }

@@ -13,6 +13,11 @@ final class OverlayRenderer {
     static let defaultFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
     /// Points (pixels at SDL_ttf's 72 dpi): readable in a 640x360 window, small on a 1080p one.
     static let fontSize: Int32 = 16
+    /// Text grows with the window beyond this size (as mpv's OSD scales with the window height),
+    /// up to ``maxFontSize``; smaller windows keep ``fontSize``, the least that reads well.
+    static let fontScaleReference = DisplayGeometry.Size(width: 640, height: 360)
+    /// 3× at 1080p and beyond: a bigger clock only covers more of the picture.
+    static let maxFontSize: Int32 = 48
     /// How long a toast stays up, and the fade at its end.
     static let toastSeconds = 3.0
     static let fadeSeconds = 0.5
@@ -24,6 +29,11 @@ final class OverlayRenderer {
     static let barHeight = 4
     static let segmentHeight = 3
     static let segmentGap = 4
+    static let pausedText = "Paused"
+    /// Least space between the clock and "Paused" on one line: less reads as one word ("1:0Paused").
+    static let pausedGap = 12
+    /// Between the clock's line and the "Paused" line stacked above it.
+    static let stackedLineGap = 4
     /// Fade levels a toast's alpha is rounded to: enough for a smooth fade, few enough redraws.
     static let alphaSteps = 16.0
 
@@ -42,6 +52,8 @@ final class OverlayRenderer {
         }
 
         var size: DisplayGeometry.Size
+        /// The progress bar, clock and "Paused" show (they hide with ``ControlsVisibility``).
+        var controls = true
         var clock: String
         var paused: Bool
         var barFill: Int?
@@ -54,7 +66,11 @@ final class OverlayRenderer {
 
     private let renderer: OpaquePointer
     private var font: OpaquePointer?
-    private let texts: TextTextureCache
+    private var texts: TextTextureCache
+    private let fontPath: String?
+    private let logger: Logger
+    /// The size `font` was opened at.
+    private(set) var fontPoints: Int32 = OverlayRenderer.fontSize
     private var toastFirstSeen: [Int: Double] = [:]
     private var levels: (volume: Int, muted: Bool)?
     private var osd: (text: String, until: Double)?
@@ -65,7 +81,32 @@ final class OverlayRenderer {
         let font = fontPath.flatMap { TTF_OpenFont($0, Self.fontSize) }
         if let fontPath, font == nil { logger.warning("font \(fontPath): \(sdlError()); overlays are drawn without text") }
         self.font = font
+        self.fontPath = font == nil ? nil : fontPath
+        self.logger = logger
         texts = TextTextureCache(renderer: renderer, font: font)
+    }
+
+    /// The text size for a window of `size`: ``fontSize`` scaled by the smaller of its width and
+    /// height ratios to ``fontScaleReference``, never below ``fontSize`` nor above ``maxFontSize``.
+    static func fontSize(for size: DisplayGeometry.Size) -> Int32 {
+        let scale = min(Double(size.width) / Double(fontScaleReference.width), Double(size.height) / Double(fontScaleReference.height))
+        return min(maxFontSize, max(fontSize, Int32((Double(fontSize) * scale).rounded(.down))))
+    }
+
+    /// Reopens the font at the size for `size` when it changed (text textures are made again).
+    private func scaleFont(to size: DisplayGeometry.Size) {
+        let points = Self.fontSize(for: size)
+        guard points != fontPoints, let fontPath, let old = font else { return }
+        guard let scaled = TTF_OpenFont(fontPath, points) else {
+            logger.warning("font \(fontPath) at \(points) pt: \(sdlError()); the text keeps its size")
+            fontPoints = points
+            return
+        }
+        texts.destroy()
+        TTF_CloseFont(old)
+        font = scaled
+        texts = TextTextureCache(renderer: renderer, font: scaled)
+        fontPoints = points
     }
 
     isolated deinit { destroy() }
@@ -91,7 +132,8 @@ final class OverlayRenderer {
     }
 
     /// What would be drawn for `scene` in a window of `size` at `now`.
-    func layout(_ scene: WindowScene, size: DisplayGeometry.Size, now: Double) -> Layout {
+    /// `controls`: the progress bar, clock and "Paused" are shown.
+    func layout(_ scene: WindowScene, size: DisplayGeometry.Size, now: Double, controls: Bool = true) -> Layout {
         let barWidth = max(0, size.width - 2 * Self.margin)
         let position = max(0, scene.duration.map { min(scene.position, $0) } ?? scene.position)
         var clock = Self.clock(position)
@@ -111,24 +153,33 @@ final class OverlayRenderer {
             let alpha = min(1, (Self.toastSeconds - age) / Self.fadeSeconds)
             return Layout.ToastLine(text: toast.text, alpha: UInt8((alpha * Self.alphaSteps).rounded(.up) / Self.alphaSteps * 255))
         }.suffix(Self.maxToasts)
-        return Layout(size: size, clock: clock, paused: scene.paused, barFill: fill, segments: segments,
+        return Layout(size: size, controls: controls, clock: clock, paused: scene.paused, barFill: fill, segments: segments,
                       status: scene.status, toasts: Array(toasts), osd: osd?.text, error: scene.error)
     }
 
     /// Draws `layout` over what is in the back buffer.
     func draw(_ layout: Layout) {
+        scaleFont(to: layout.size)
         let w = layout.size.width, h = layout.size.height, m = Self.margin
         let line = max(texts.lineHeight, 16)
         SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
-        // Bottom strip: clock above a thin progress bar.
+        // Bottom strip: clock above a thin progress bar; "Paused" at the right of the clock, or on
+        // its own line above it when the window is too narrow for both.
         let barY = h - m - Self.barHeight
-        let stripTop = barY - 6 - line - 6
-        fill(0, stripTop, w, h - stripTop, gray: 0, alpha: 140)
-        fill(m, barY, w - 2 * m, Self.barHeight, gray: 255, alpha: 70)
-        if let barFill = layout.barFill { fill(m, barY, barFill, Self.barHeight, gray: 255, alpha: 230) }
-        drawText(layout.clock, x: m, y: barY - 6 - line, box: false)
-        if layout.paused, let t = texts.text("Paused", color: Self.white) {
-            drawText("Paused", x: w - m - t.width, y: barY - 6 - line, box: false)
+        let clockY = barY - 6 - line
+        let paused = layout.paused ? texts.text(Self.pausedText, color: Self.white) : nil
+        let clockWidth = texts.text(layout.clock, color: Self.white)?.width ?? 0
+        let stacked = paused.map { !Self.pausedFitsBesideClock(clockWidth: clockWidth, pausedWidth: $0.width, width: w) } ?? false
+        let stripTop = layout.controls ? clockY - 6 - (stacked ? line + Self.stackedLineGap : 0) : h
+        if layout.controls {
+            fill(0, stripTop, w, h - stripTop, gray: 0, alpha: 140)
+            fill(m, barY, w - 2 * m, Self.barHeight, gray: 255, alpha: 70)
+            if let barFill = layout.barFill { fill(m, barY, barFill, Self.barHeight, gray: 255, alpha: 230) }
+            drawText(layout.clock, x: m, y: clockY, box: false)
+        }
+        if layout.controls, let paused {
+            drawText(Self.pausedText, x: stacked ? m : w - m - paused.width,
+                     y: stacked ? clockY - line - Self.stackedLineGap : clockY, box: false)
         }
         var top = 8
         if let s = layout.segments {
@@ -182,6 +233,12 @@ final class OverlayRenderer {
         SDL_SetTextureAlphaMod(t.texture, alpha)
         var rect = SDL_Rect(x: Int32(x), y: Int32(y), w: Int32(t.width), h: Int32(t.height))
         SDL_RenderCopy(renderer, t.texture, nil, &rect)
+    }
+
+    /// Whether "Paused" fits right-aligned on the clock's line of a window `width` wide, with
+    /// ``pausedGap`` between them; else it goes on a line of its own above the clock.
+    static func pausedFitsBesideClock(clockWidth: Int, pausedWidth: Int, width: Int) -> Bool {
+        margin + clockWidth + pausedGap + pausedWidth <= width - margin
     }
 
     private static func segmentWidth(count: Int, in size: DisplayGeometry.Size) -> Int {

@@ -50,6 +50,17 @@ public final class PlayerWindow {
     var lastPictureChange = -Double.infinity
     /// Pictures drawn and skipped so far.
     public internal(set) var statistics = WindowStatistics()
+    /// The progress bar, clock and pointer hide after a moment without input while playing (the
+    /// playback window; the party and story windows keep theirs).
+    public private(set) var autoHidesControls = false
+    public func setAutoHidesControls(_ flag: Bool) {
+        autoHidesControls = flag
+        if !flag { showPointer(true) }
+    }
+    var controls = ControlsVisibility()
+    var pointerHidden = false
+    /// A left-button press on the progress bar is held: motion seeks.
+    var draggingBar = false
     private var running = false
     private var closed = false
     private let ttfStarted: Bool
@@ -186,10 +197,19 @@ public final class PlayerWindow {
                 running = false
             case SDL_KEYDOWN.rawValue:
                 let key = event.key.keysym
+                controls.input(at: clock.now())
+                if let handler = controller as? any PlaybackInputHandling,
+                   let playbackKey = PlaybackKey.key(keycode: key.sym, modifiers: key.mod, isRepeat: event.key.repeat != 0) {
+                    handler.handle(playbackKey, window: self)
+                    continue
+                }
                 if let command = KeyBinding.command(keycode: key.sym, modifiers: key.mod, isRepeat: event.key.repeat != 0) {
                     controller.handle(command, window: self)
                     if command == .quit { running = false }
                 }
+            case SDL_MOUSEMOTION.rawValue, SDL_MOUSEBUTTONDOWN.rawValue, SDL_MOUSEBUTTONUP.rawValue, SDL_MOUSEWHEEL.rawValue:
+                controls.input(at: clock.now())
+                if let handler = controller as? any PlaybackInputHandling { handleMouse(event, handler: handler) }
             case SDL_WINDOWEVENT.rawValue, SDL_RENDER_TARGETS_RESET.rawValue:
                 dirty = true
             case SDL_RENDER_DEVICE_RESET.rawValue:
@@ -215,7 +235,9 @@ public final class PlayerWindow {
         let now = clock.now()
         overlay.observe(scene, now: now)
         let size = outputSize
-        let layout = scene.showOverlays ? overlay.layout(scene, size: size, now: now) : nil
+        let showControls = !autoHidesControls || controls.visible(at: now, paused: scene.paused)
+        if autoHidesControls { showPointer(showControls) }
+        let layout = scene.showOverlays ? overlay.layout(scene, size: size, now: now, controls: showControls) : nil
         let pictures = PictureState(scene, size: size)
         lastScene = scene
         let picturesChanged = pictures != lastPictures

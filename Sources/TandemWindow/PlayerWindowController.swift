@@ -8,7 +8,7 @@ import PlayerCore
 /// it started when keyframes are far apart; accurate seeks cost one GOP of decoding. Seeks made
 /// while one is running count from its target (holding → moves on steadily, as in mpv).
 @WindowActor
-public final class PlayerWindowController: WindowController {
+public final class PlayerWindowController: WindowController, PlaybackInputHandling {
     /// After the last picture, the window stays at most this long waiting for the clock to reach
     /// the end of the media (so the last frame is seen for its duration, then the window ends).
     static let endGrace = 1.0
@@ -21,6 +21,14 @@ public final class PlayerWindowController: WindowController {
     /// Called once when the user quits (q, Esc, closing the window).
     public var onQuit: (() -> Void)?
     public private(set) var quit = false
+    /// Where `s` saves screenshots; nil: the current folder.
+    public var screenshotDirectory: String?
+    /// Shift+Q quit: the position should be remembered for the next run (mpv's watch-later).
+    public private(set) var remembersPosition = false
+    /// `<`/`>` move in a playlist (`tandem play A B C`): they set ``playlistStep`` and end the window's loop.
+    public var hasPlaylist = false
+    /// The move `<` (−1) or `>` (+1) asked for when it ended the window's loop; nil otherwise.
+    public private(set) var playlistStep: Int?
     private var queue = ToastQueue()
     public var toasts: [Toast] { queue.toasts }
     /// The pending seek's target: positions are shown from it, and further seeks count from it.
@@ -54,7 +62,16 @@ public final class PlayerWindowController: WindowController {
         case .step:
             player.step()
         case .screenshot:
-            toast(window.screenshotMessage())
+            if let screenshotDirectory {
+                do {
+                    let path = try window.saveScreenshot(in: screenshotDirectory)
+                    toast("Screenshot: \((path as NSString).lastPathComponent)")
+                } catch {
+                    toast("Screenshot failed: \(error)")
+                }
+            } else {
+                toast(window.screenshotMessage())
+            }
         case .toggleFullscreen:
             window.toggleFullscreen()
         case .toggleMute:
@@ -64,7 +81,10 @@ public final class PlayerWindowController: WindowController {
         case .cycleSubtitles, .toggleSubtitles, .subtitleDelay, .cycleAudio:
             toast(TrackCommands.apply(command, to: player))
         case .previousStory, .nextStory:
-            break  // one file: nothing before or after it (mpv ignores them at the ends of a playlist)
+            // One file: nothing before or after it (mpv ignores them at the ends of a playlist).
+            guard hasPlaylist else { break }
+            playlistStep = command == .nextStory ? 1 : -1
+            window.stop()
         case .quit:
             guard !quit else { return }
             quit = true
@@ -73,11 +93,48 @@ public final class PlayerWindowController: WindowController {
         }
     }
 
+    public func handle(_ key: PlaybackKey, window: PlayerWindow) {
+        switch key {
+        case .scaleSpeed(let factor):
+            setSpeed(player.rate * factor)
+        case .resetSpeed:
+            setSpeed(1)
+        case .leaveFullscreen:
+            if window.isFullscreen { window.toggleFullscreen() }
+        case .quitRememberingPosition:
+            remembersPosition = true
+            handle(.quit, window: window)
+        }
+    }
+
+    public func handle(_ gesture: MouseGesture, window: PlayerWindow) {
+        switch gesture {
+        case .seekToFraction(let fraction):
+            guard let duration = player.duration, duration > 0 else { return }
+            seek(to: fraction * duration)
+        case .seek(let delta):
+            seek(by: delta)
+        case .toggleFullscreen:
+            window.toggleFullscreen()
+        }
+    }
+
+    private func setSpeed(_ rate: Double) {
+        let rate = min(max(rate, Player.rateRange.lowerBound), Player.rateRange.upperBound)
+        player.setRate(rate)
+        toast(String(format: "Speed: %.2f", rate))
+    }
+
+    /// Forgets the last ``playlistStep`` (the playlist stayed on this file), to run the window again.
+    public func clearPlaylistStep() { playlistStep = nil }
+
     /// Shows `text` for a few seconds.
     public func toast(_ text: String) { queue.post(text) }
 
-    private func seek(by delta: Double) {
-        var target = max(0, (seekTarget ?? player.position) + delta)
+    private func seek(by delta: Double) { seek(to: (seekTarget ?? player.position) + delta) }
+
+    private func seek(to position: Double) {
+        var target = max(0, position)
         if let duration = player.duration { target = min(target, duration) }
         seekTarget = target
         seekSerial += 1

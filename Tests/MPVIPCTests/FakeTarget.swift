@@ -11,6 +11,9 @@ actor FakeTarget: IPCTarget {
     var seekRefusal: IPCRefusal?
     private(set) var seeks: [Double] = []
     private(set) var quitCount = 0
+    /// Playlist moves asked for (`playlist-next` 1, `playlist-prev` −1); refused when false.
+    var hasPlaylist = false
+    private(set) var playlistSteps: [Int] = []
 
     private let changes: AsyncStream<IPCPropertyChange>
     private let changeSink: AsyncStream<IPCPropertyChange>.Continuation
@@ -50,6 +53,11 @@ actor FakeTarget: IPCTarget {
         timePos = seconds
     }
 
+    func playlistStep(_ step: Int) throws(IPCRefusal) {
+        guard hasPlaylist else { throw .noPlaylistItem }
+        playlistSteps.append(step)
+    }
+
     func quit() {
         quitCount += 1
     }
@@ -59,6 +67,10 @@ actor FakeTarget: IPCTarget {
     }
 
     // MARK: Test controls
+
+    func setHasPlaylist(_ flag: Bool) {
+        hasPlaylist = flag
+    }
 
     func refuseSeeks(_ refusal: IPCRefusal?) {
         seekRefusal = refusal

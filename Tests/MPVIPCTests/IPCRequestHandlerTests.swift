@@ -190,6 +190,37 @@ struct IPCRequestHandlerTests {
         #expect(await handler.handle(line: #"{"command":["quit",3]}"#).quitRequested)
     }
 
+    // MARK: playlist-next / playlist-prev
+
+    @Test func playlistCommandsReachTheTargetAndItsRefusalIsMPVs() async {
+        let target = FakeTarget()
+        #expect(await reply(#"{"command":["playlist-next"],"request_id":1}"#, target: target)
+            == ["error": "error running command", "request_id": 1])
+        await target.setHasPlaylist(true)
+        #expect(await reply(#"{"command":["playlist-next"],"request_id":2}"#, target: target)
+            == ["data": .null, "error": "success", "request_id": 2])
+        #expect(await reply(#"{"command":["playlist-prev","weak"],"request_id":3}"#, target: target)
+            == ["data": .null, "error": "success", "request_id": 3])
+        #expect(await reply(#"{"command":["playlist-prev","sideways"],"request_id":4}"#, target: target)
+            == ["error": "invalid parameter", "request_id": 4])
+        #expect(await target.playlistSteps == [1, -1])
+    }
+
+    /// A target that does not implement playlists (the party's) refuses as mpv does at a playlist's end.
+    @Test func aTargetWithoutAPlaylistRefuses() async {
+        struct Plain: IPCTarget {
+            func property(_ property: IPCProperty) async -> IPCValue? { nil }
+            func setPause(_ paused: Bool) async throws(IPCRefusal) {}
+            func setSpeed(_ speed: Double) async throws(IPCRefusal) {}
+            func seek(to seconds: Double) async throws(IPCRefusal) {}
+            func quit() async {}
+            func propertyChanges() -> AsyncStream<IPCPropertyChange> { AsyncStream { $0.finish() } }
+        }
+        var handler = IPCRequestHandler(target: Plain())
+        #expect(await reply(#"{"command":["playlist-prev"],"request_id":1}"#, on: &handler)
+            == ["error": "error running command", "request_id": 1])
+    }
+
     // MARK: observe_property
 
     @Test func observeRepliesThenSendsTheCurrentValue() async {

@@ -6,6 +6,8 @@ import PlayerCore
 struct PlayerIPCTarget: IPCTarget {
     let player: Player
     let onQuit: @Sendable () -> Void
+    /// Takes a playlist move (1 next, −1 previous) and says whether there is an item that way.
+    var onPlaylistStep: @Sendable (Int) -> Bool = { _ in false }
 
     func property(_ property: IPCProperty) async -> IPCValue? {
         PlayerReading.value(of: property, player: player, buffering: player.buffer.starved)
@@ -21,6 +23,10 @@ struct PlayerIPCTarget: IPCTarget {
     }
 
     func seek(to seconds: Double) async throws(IPCRefusal) { await player.seek(to: seconds) }
+
+    func playlistStep(_ step: Int) async throws(IPCRefusal) {
+        guard onPlaylistStep(step) else { throw .noPlaylistItem }
+    }
 
     func quit() async { onQuit() }
 

@@ -24,6 +24,7 @@ extension PlayerWindow {
             videoTextures[id] = nil
         }
         if let layout { overlay.draw(layout) }
+        if layout != nil, let chat = scene.chatLine { drawChatLine(chat, size: size) }
     }
 
     /// One picture, letterboxed in the window and moved `offset` pixels to the right.

@@ -3,6 +3,7 @@ import PartyKit
 import PartyNet
 import PlayerCore
 import StoryKit
+import SubtitleKit
 import Synchronization
 import TandemWindow
 
@@ -19,10 +20,15 @@ struct PartyWindow: Sendable {
     private let closed = Latch()
 
     /// Opens the window sized for `firstFile` (a participant may not have it yet: a 16:9 default).
-    static func open(title: String, files: [String]) async throws(WindowError) -> PartyWindow {
+    /// `subtitles`: this member's own choice of subtitles, drawn onto every item's pictures.
+    static func open(title: String, files: [String], subtitles: PartySubtitles = PartySubtitles()) async throws(WindowError)
+        -> PartyWindow {
         let size = files.first.flatMap { DisplayGeometry(probing: $0)?.displaySize } ?? DisplayGeometry.Size(width: 960, height: 540)
         let window = try await PlayerWindow(title: title, size: size.scaledUp())
-        return PartyWindow(window: window, sinks: StorySinks(urls: files, sound: true, warn: { printError($0) }))
+        let sinks = StorySinks(urls: files, sound: true, subtitles: { index in
+            subtitles.options(for: files.indices.contains(index) ? files[index] : nil)
+        }, warn: { printError($0) })
+        return PartyWindow(window: window, sinks: sinks)
     }
 
     /// Players of the party's items draw and sound here.
@@ -68,6 +74,24 @@ struct PartyWindow: Sendable {
     func close() async {
         sinks.close()
         await window.close()
+    }
+}
+
+/// `--sid`, `--slang` and `--sub-file` of `host` and `join`: each member's own subtitles, as
+/// `tandem play` shows them (given files first, then same-named files next to a local item).
+struct PartySubtitles: Sendable {
+    var choice: TrackChoice = .auto
+    var languages: [String] = []
+    var files: [String] = []
+
+    /// The subtitles of the player of `media` (nil when this member does not know the item's path).
+    func options(for media: String?) -> SubtitleOptions? {
+        let given = files.map { SubtitleOptions.ExternalFile(path: $0) }
+        let givenPaths = Set(files.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+        let found = (media.map(SubtitleOptions.ExternalFile.discovered(nextTo:)) ?? []).filter {
+            !givenPaths.contains(URL(fileURLWithPath: $0.path).standardizedFileURL.path)
+        }
+        return SubtitleOptions(renderer: SubtitleCompositor(), choice: choice, languages: languages, externalFiles: given + found)
     }
 }
 

@@ -92,10 +92,15 @@ struct StoriesWindow: Sendable {
     let window: PlayerWindow
     let sinks: StorySinks
 
-    static func open(_ stories: [Story]) async throws(WindowError) -> StoriesWindow {
+    /// `subtitles`: drawn onto each story's pictures (with same-named files next to a local story).
+    static func open(_ stories: [Story], subtitles: PartySubtitles = PartySubtitles()) async throws(WindowError) -> StoriesWindow {
         let size = stories.lazy.compactMap { DisplayGeometry(probing: $0.url)?.displaySize }.first ?? WindowedPlayback.audioOnlySize
         let window = try await PlayerWindow(title: "Tandem stories", size: size.scaledUp())
-        return StoriesWindow(window: window, sinks: StorySinks(urls: stories.map(\.url), sound: true, warn: { printError($0) }))
+        let urls = stories.map(\.url)
+        let sinks = StorySinks(urls: urls, sound: true, subtitles: { index in
+            subtitles.options(for: urls.indices.contains(index) ? urls[index] : nil)
+        }, warn: { printError($0) })
+        return StoriesWindow(window: window, sinks: sinks)
     }
 
     @WindowActor

@@ -108,7 +108,8 @@ extension SDLTests.PartyWindowControllerTests {
         // Drawn: the bar over the bottom of the window differs from the window without it.
         let with = try window.capture(controller.scene(in: window))
         let rows = (window.outputSize.height - 20)..<window.outputSize.height
-        #expect(Self.differs(before, with, rows: rows), "the chat line is on screen")
+        let drawn = Self.differs(before, with, rows: rows)
+        #expect(drawn, "the chat line is on screen")
 
         Self.press(SDLK_BACKSPACE)
         #expect(await eventually { controller.scene(in: window).chatLine == "play i" })

@@ -14,6 +14,8 @@ public final class StoryWindowController: WindowController {
 
     public let navigator: StoryNavigator
     public let sinks: StorySinks
+    /// How a swipe moves the pictures.
+    public var transition: StoryTransition = .slide
     /// Called once when the user quits.
     public var onQuit: (() -> Void)?
     public private(set) var quit = false
@@ -54,7 +56,7 @@ public final class StoryWindowController: WindowController {
             slide = (neighbour.index > current.index ? 1 : -1) * (keySlide ?? snapshot.transitionProgress)
         }
         let indicator = snapshot.indicator
-        return WindowScene(
+        var scene = WindowScene(
             primary: current.flatMap { sinks.video(for: $0.index) },
             secondary: neighbour.flatMap { sinks.video(for: $0.index) },
             slide: slide,
@@ -69,6 +71,8 @@ public final class StoryWindowController: WindowController {
             paused: player?.state == .paused,
             volume: sinks.volume,
             muted: sinks.muted)
+        scene.transition = transition
+        return scene
     }
 
     public func handle(_ command: WindowCommand, window: PlayerWindow) {

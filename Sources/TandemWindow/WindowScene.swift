@@ -37,6 +37,8 @@ public struct WindowScene: Sendable {
     /// (``ChatLineOverlay``). The window does not compare it: the controller calls
     /// ``PlayerWindow/setNeedsRedraw()`` when it changes.
     public var chatLine: String? = nil
+    /// How ``slide`` moves the two pictures: side by side, or as two faces of a cube.
+    public var transition: StoryTransition = .slide
 
     public init(primary: WindowVideoSink? = nil, secondary: WindowVideoSink? = nil, slide: Double = 0,
                 poster: RGBAImage? = nil, secondaryPoster: RGBAImage? = nil, position: Double = 0,

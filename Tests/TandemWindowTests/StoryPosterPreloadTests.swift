@@ -89,3 +89,40 @@ extension SDLTests {
         }
     }
 }
+
+extension SDLTests.StoryPosterPreloadTests {
+    /// `--transition cube`: halfway through, each picture is squeezed into its half of the window
+    /// (the slide would show the right half of the first story on the left instead), the leaving
+    /// face darkened.
+    @Test func aCubeTransitionSqueezesBothPicturesIntoTheirFaces() async throws {
+        SDLTests.useHeadlessDrivers()
+        let window = try PlayerWindow(title: "cube", size: .init(width: 320, height: 240))
+        defer { window.close() }
+        // A left-to-right ramp: a column's shade tells where in the picture it came from.
+        var pixels = [UInt8]()
+        for _ in 0..<240 { for x in 0..<320 { let v = UInt8(x * 255 / 319); pixels += [v, v, v, 255] } }
+        let ramp = RGBAImage(width: 320, height: 240, pixels: pixels)
+        let white = RGBAImage(width: 32, height: 24, pixels: [UInt8](repeating: 255, count: 32 * 24 * 4))
+        var scene = WindowScene(slide: 0.5, poster: ramp, secondaryPoster: white, showOverlays: false)
+        scene.transition = .cube
+        let shot = try window.capture(scene)
+        // Column 80 of the squeezed face is column 160 of the ramp (mid grey), darkened: darker than
+        // column 160 of the ramp itself, and nothing like the slide's column 240.
+        let squeezed = shot.rgb(x: 80, y: 120).0
+        #expect(squeezed > 40 && squeezed < 128, "ramp column 160, darkened: \(squeezed)")
+        #expect(shot.rgb(x: 10, y: 120).0 < shot.rgb(x: 150, y: 120).0, "the ramp still rises across its face")
+        let coming = shot.rgb(x: 240, y: 120).0
+        #expect(coming > 100 && coming < 255, "the coming face is the white story, half shaded: \(coming)")
+        scene.transition = .slide
+        let slid = try window.capture(scene)
+        #expect(slid.rgb(x: 80, y: 120).0 > 180, "the slide shows ramp column 240 there: \(slid.rgb(x: 80, y: 120))")
+    }
+
+    @Test func cubeFacesShareTheWindow() {
+        let half = CubeFaces(slide: 0.5, width: 320)
+        #expect(half.primary.x == 0 && half.primary.width == 160 && half.secondary.x == 160 && half.secondary.width == 160)
+        let back = CubeFaces(slide: -0.25, width: 400)
+        #expect(back.secondary.x == 0 && back.secondary.width == 100 && back.primary.x == 100 && back.primary.width == 300)
+        #expect(CubeFaces(slide: 1, width: 320).primary.width == 0)
+    }
+}

@@ -26,6 +26,8 @@ struct StoriesCommand: AsyncParsableCommand {
     @Flag(help: "Print events as JSON lines on stdout; the last is the end summary.") var json = false
     @Flag(help: "Stay on a story when it ends instead of going to the next.") var noAutoAdvance = false
     @Option(help: "Emit a progress event this often (seconds) while a story plays.") var progressEvery: Double?
+    @Option(help: "How a swipe moves the pictures: slide (side by side) or cube (two faces of a turning cube).")
+    var transition: StoryTransition = .slide
     @Option(help: "Subtitle track of every story: its number among the subtitle tracks (from 1), auto, or no.")
     var sid: TrackChoice = .auto
     @Option(help: "Preferred subtitle languages in order, comma-separated (e.g. en,de).") var slang: String?
@@ -48,7 +50,7 @@ struct StoriesCommand: AsyncParsableCommand {
         let window: StoriesWindow?
         do {
             window = headless ? nil : try await StoriesWindow.open(stories, subtitles: PartySubtitles(
-                choice: sid, languages: PlayCommand.languages(slang), files: subFiles))
+                choice: sid, languages: PlayCommand.languages(slang), files: subFiles), transition: transition)
         } catch {
             printError(error.description)
             throw ExitCode.failure
@@ -118,3 +120,5 @@ struct StoryListEntry: Decodable {
         }
     }
 }
+
+extension StoryTransition: ExpressibleByArgument {}

@@ -11,6 +11,7 @@ extension NavigatorEngine {
             return
         }
         guard current == nil, stories.indices.contains(index) else { return }
+        preloadPosters(around: index)
         await beginTransition(to: index, announce: false)
         await commitTransition(position: nil, at: nil, announce: false)
         startTicker()
@@ -82,9 +83,20 @@ extension NavigatorEngine {
         if announce { hub.emit(.transitionBegan(from: index, to: target)) }
         transitionProgress = 0
         opening = target
+        // The poster loaded ahead shows at once; opening the player (over a slow network, seconds)
+        // does not hold it up.
+        // (The cache may have it before its report reached this task.)
+        if let poster = preload.poster(for: target) {
+            openingPoster = poster
+        } else {
+            openingPoster = await posters.cache.cached(target)
+        }
+        if let poster = openingPoster { hub.emit(.posterShown(index: target, source: poster.source)) }
         publish()
-        let slot = await openSlot(target)
+        var slot = await openSlot(target)
+        if slot.poster == nil { slot.poster = openingPoster ?? preload.poster(for: target) }
         opening = nil
+        openingPoster = nil
         neighbour = slot
         publish()
     }
@@ -121,7 +133,7 @@ extension NavigatorEngine {
         await apply(autoAdvance.becameCurrent(slot: incoming.id, index: incoming.index, failed: incoming.error != nil))
         if let poster = incoming.poster, !incoming.ready { hub.emit(.posterShown(index: incoming.index, source: poster.source)) }
         if let outgoing { await retire(outgoing) }
-        await posters.prefetch(around: index)
+        preloadPosters(around: index)
     }
 
     func cancelTransition() async {
@@ -162,7 +174,9 @@ extension NavigatorEngine {
             slot = StorySlot(id: id, index: target, player: nil, error: error)
             hub.emit(.storyFailed(index: target, reason: error.description))
         }
-        findPoster(target, slot: id)
+        // Loaded ahead or under way: it comes as ``PosterPreload`` reports it. Else a poster only if
+        // the story has an image of its own (a keyframe is decoded as slowly as the player's).
+        if preload.poster(for: target) == nil, !preload.isLoading(target) { findPoster(target, slot: id) }
         return slot
     }
 

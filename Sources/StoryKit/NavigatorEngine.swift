@@ -51,8 +51,12 @@ final class NavigatorEngine {
     var current: StorySlot?
     /// The story a swipe brings in.
     var neighbour: StorySlot?
-    /// The story being opened for a swipe, before its slot exists (drawn as an empty card).
+    /// The story being opened for a swipe, before its slot exists (drawn with its poster when one
+    /// was loaded ahead, else as an empty card).
     var opening: Int?
+    var openingPoster: Poster?
+    /// Posters loaded ahead of swipes.
+    var preload: PosterPreload
     var transitionProgress = 0.0
     var census = PlayerCensus()
     var autoAdvance: AutoAdvance
@@ -67,6 +71,7 @@ final class NavigatorEngine {
         requests = setup.requests
         board = setup.board
         self.spawner = spawner
+        preload = PosterPreload(count: setup.stories.count)
         autoAdvance = AutoAdvance(isEnabled: setup.options.autoAdvance, failedStoryDwell: setup.options.failedStoryDwell,
                                   count: setup.stories.count)
     }
@@ -115,6 +120,8 @@ final class NavigatorEngine {
             await apply(autoAdvance.ended(slot: id))
         case .posterMade(let poster, let id):
             posterMade(poster, slot: id)
+        case .posterLoaded(let index, let poster):
+            posterLoaded(poster, index: index)
         case .advanceDue(let id):
             await apply(autoAdvance.timerFired(slot: id))
         case .tick:
@@ -135,14 +142,47 @@ final class NavigatorEngine {
     }
 
     private func posterMade(_ poster: Poster, slot id: Int) {
-        if current?.id == id {
+        if current?.id == id, current?.poster == nil {
             current?.poster = poster
             if current?.ready == false { hub.emit(.posterShown(index: index, source: poster.source)) }
-        } else if neighbour?.id == id {
+        } else if neighbour?.id == id, neighbour?.poster == nil {
             neighbour?.poster = poster
             if neighbour?.ready == false, let n = neighbour { hub.emit(.posterShown(index: n.index, source: poster.source)) }
         }
         publish()
+    }
+
+    /// A poster loaded ahead came: it stands in for its story wherever that one waits for a picture.
+    private func posterLoaded(_ poster: Poster?, index target: Int) {
+        preload.loaded(target, poster)
+        guard let poster else { return }
+        if opening == target, openingPoster == nil {
+            openingPoster = poster
+            hub.emit(.posterShown(index: target, source: poster.source))
+        }
+        if current?.index == target, current?.poster == nil {
+            current?.poster = poster
+            if current?.ready == false { hub.emit(.posterShown(index: target, source: poster.source)) }
+        }
+        if neighbour?.index == target, neighbour?.poster == nil {
+            neighbour?.poster = poster
+            if neighbour?.ready == false { hub.emit(.posterShown(index: target, source: poster.source)) }
+        }
+        publish()
+    }
+
+    /// Starts loading the posters around story `index` that are not loaded yet (``PosterPreload``).
+    func preloadPosters(around index: Int) {
+        for target in preload.settled(at: index) { loadPoster(target) }
+    }
+
+    /// Loads the poster of story `target` beside the serial task (it may cross a slow network).
+    func loadPoster(_ target: Int) {
+        let (cache, requests) = (posters.cache, requests)
+        spawn {
+            let poster = try? await cache.poster(for: target).get()
+            requests.yield(.report(.posterLoaded(index: target, poster: poster)))
+        }
     }
 
     /// Does what auto-advance decided.
@@ -227,7 +267,7 @@ final class NavigatorEngine {
         var neighbourCard = card(neighbour)
         if neighbourCard == nil, let opening {
             neighbourCard = StorySnapshot.Card(index: opening, title: stories[opening].title, player: nil,
-                                               poster: nil, ready: false, error: nil)
+                                               poster: openingPoster, ready: false, error: nil)
         }
         return StorySnapshot(count: stories.count, current: card(current), neighbour: neighbourCard,
                              transitionProgress: transitionProgress, livePlayers: census.livePlayers)

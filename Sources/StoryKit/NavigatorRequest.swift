@@ -23,6 +23,8 @@ enum NavigatorRequest: Sendable {
         /// The player of slot `slot` ended or was closed.
         case ended(slot: Int)
         case posterMade(Poster, slot: Int)
+        /// A poster loaded ahead (``PosterPreload``) is made, or could not be (nil).
+        case posterLoaded(index: Int, poster: Poster?)
         /// The auto-advance timer started for slot `slot` went off.
         case advanceDue(slot: Int)
         /// The progress interval went by.

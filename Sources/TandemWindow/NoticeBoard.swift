@@ -1,16 +1,24 @@
 import Synchronization
 
 /// Party notices posted from any thread (the party member's callback), taken by the window's
-/// turn as toasts.
+/// turn (toasts, and the party's end).
 public final class NoticeBoard: Sendable {
-    private let pending = Mutex<[String]>([])
+    private let pending = Mutex<(notices: [PartyWindowNotice], ended: Bool)>(([], false))
 
     public init() {}
 
     public func post(_ notice: PartyWindowNotice) {
-        pending.withLock { $0.append(notice.toastText) }
+        pending.withLock { board in
+            board.notices.append(notice)
+            if case .ended = notice { board.ended = true }
+        }
     }
 
-    /// The toast texts posted since the last call, oldest first.
-    public func take() -> [String] { pending.withLock { list in defer { list.removeAll() }; return list } }
+    /// An ``PartyWindowNotice/ended(reason:)`` was posted: the party is over.
+    public var partyEnded: Bool { pending.withLock { $0.ended } }
+
+    /// The notices posted since the last call, oldest first.
+    public func take() -> [PartyWindowNotice] {
+        pending.withLock { board in defer { board.notices.removeAll() }; return board.notices }
+    }
 }

@@ -34,6 +34,10 @@ final class OverlayRenderer {
     static let pausedGap = 12
     /// Between the clock's line and the "Paused" line stacked above it.
     static let stackedLineGap = 4
+    /// A dark band behind the story segments, this many pixels past them on each side, at this
+    /// alpha: white bars stay readable over a light picture (a sky, snow) and barely dim a dark one.
+    static let segmentBackingPad = 5
+    static let segmentBackingAlpha: UInt8 = 110
     /// Fade levels a toast's alpha is rounded to: enough for a smooth fade, few enough redraws.
     static let alphaSteps = 16.0
 
@@ -184,6 +188,8 @@ final class OverlayRenderer {
         var top = 8
         if let s = layout.segments {
             let width = Self.segmentWidth(count: s.count, in: layout.size)
+            let pad = Self.segmentBackingPad
+            fill(0, max(0, top - pad), w, Self.segmentHeight + 2 * pad, gray: 0, alpha: Self.segmentBackingAlpha)
             for i in 0..<s.count {
                 let x = 8 + i * (width + Self.segmentGap)
                 fill(x, top, width, Self.segmentHeight, gray: 255, alpha: 90)

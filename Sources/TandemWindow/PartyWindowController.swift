@@ -3,15 +3,22 @@ import PlayerCore
 
 /// mpv's keys in a party: play, pause, seek and story changes are requests to the party (the server
 /// schedules them for everyone, or refuses them and a toast says why); volume, mute, fullscreen
-/// and screenshots are local.
+/// and screenshots are local. Enter opens the chat line (``ChatLineState``, see
+/// `PartyWindowController+Chat.swift`). Once the party has ended the window keeps its last picture
+/// and says so until the viewer closes it.
 @WindowActor
 public final class PartyWindowController: WindowController {
     let member: any PartyControls
     let sinks: StorySinks
     let view: PartyView
     let board: NoticeBoard
-    private var toasts = ToastQueue()
+    var toasts = ToastQueue()
+    var chat = ChatLineState()
     public private(set) var quit = false
+    /// Why the party ended, once it has: the window stays, frozen on its last scene, saying so.
+    public private(set) var endReason: String?
+    /// The member's state as last shown (kept as it was once the party ended).
+    private var shown = PartyView.Snapshot()
 
     public init(member: any PartyControls, sinks: StorySinks, view: PartyView, board: NoticeBoard) {
         self.member = member
@@ -21,8 +28,12 @@ public final class PartyWindowController: WindowController {
     }
 
     public func scene(in window: PlayerWindow) -> WindowScene {
-        for text in board.take() { toast(text) }
-        let snapshot = view.snapshot
+        for notice in board.take() {
+            toast(notice.toastText)
+            if case .ended(let reason) = notice, endReason == nil { endReason = reason }
+        }
+        if endReason == nil { shown = view.snapshot }
+        let snapshot = shown
         let player = snapshot.player
         let items = snapshot.status?.items ?? 0
         var segments: StorySegments?
@@ -30,9 +41,18 @@ public final class PartyWindowController: WindowController {
             let progress = player.flatMap { p in p.duration.map { $0 > 0 ? min(max(p.position / $0, 0), 1) : 0 } } ?? 0
             segments = StorySegments(index: item, count: items, progress: progress)
         }
-        return WindowScene(primary: snapshot.item.flatMap { sinks.video(for: $0) }, position: player?.position ?? 0,
-                           duration: player?.duration, segments: segments, status: snapshot.status.map(Self.statusLine),
-                           toasts: toasts.toasts, paused: player?.state != .playing, volume: sinks.volume, muted: sinks.muted)
+        var status = snapshot.status.map(Self.statusLine)
+        if let endReason { status = Self.endedLine(endReason) }
+        var scene = WindowScene(primary: snapshot.item.flatMap { sinks.video(for: $0) }, position: player?.position ?? 0,
+                                duration: player?.duration, segments: segments, status: status, toasts: toasts.toasts,
+                                paused: endReason != nil || player?.state != .playing, volume: sinks.volume, muted: sinks.muted)
+        scene.chatLine = chat.text
+        return scene
+    }
+
+    /// The status line once the party is over: it stays until the window is closed.
+    static func endedLine(_ reason: String) -> String {
+        (reason.isEmpty ? "Party ended" : "Party ended: \(reason)") + " · q closes the window"
     }
 
     /// "party abc · 3 watching · skew +0.42 ms" (or "syncing", "reconnecting…").
@@ -45,7 +65,18 @@ public final class PartyWindowController: WindowController {
 
     public func handle(_ command: WindowCommand, window: PlayerWindow) {
         let member = member
-        let snapshot = view.snapshot
+        let snapshot = shown
+        if endReason != nil {
+            // Nobody to ask any more: only the window's own keys work.
+            switch command {
+            case .screenshot, .toggleFullscreen, .toggleMute, .volume: sinks.handleLocal(command, window: window, toast: toast)
+            case .quit:
+                quit = true
+                window.stop()
+            default: toast("The party has ended")
+            }
+            return
+        }
         let position = snapshot.player?.position ?? 0
         switch command {
         case .togglePause:
@@ -75,5 +106,5 @@ public final class PartyWindowController: WindowController {
         }
     }
 
-    private func toast(_ text: String) { toasts.post(text) }
+    func toast(_ text: String) { toasts.post(text) }
 }

@@ -6,18 +6,18 @@ public enum PartyWindowNotice: Sendable, Equatable {
     case joined(name: String)
     /// Someone left the party (for whatever reason).
     case left(name: String)
-    /// The party is over.
-    case ended
+    /// The party is over (`reason` as the party words it: "the host Alice left the party").
+    case ended(reason: String)
     /// Anything else (chat, a new host, an error), worded by the party.
     case message(String)
 
-    /// The toast's text: "Refused: …", "Alice joined the party", "Bob left", "Party ended".
+    /// The toast's text: "Refused: …", "Alice joined the party", "Bob left", "Party ended: …".
     public var toastText: String {
         switch self {
         case .refused(let reason): "Refused: \(reason)"
         case .joined(let name): "\(name) joined the party"
         case .left(let name): "\(name) left"
-        case .ended: "Party ended"
+        case .ended(let reason): reason.isEmpty ? "Party ended" : "Party ended: \(reason)"
         case .message(let text): text
         }
     }

@@ -39,6 +39,8 @@ public final class PlayerWindow {
     var videoTextures: [ObjectIdentifier: (sink: WindowVideoSink, texture: VideoTexture)] = [:]
     /// Poster textures of the primary [0] and secondary [1] slots.
     var posterTextures: [ImageTexture?] = [nil, nil]
+    /// The party chat line's bar (``ChatLineOverlay``), made the first time one is drawn.
+    var chatOverlay: ChatLineOverlay?
     var lastLayout: OverlayRenderer.Layout?
     var lastPictures: PictureState?
     var lastScene: WindowScene?
@@ -191,6 +193,7 @@ public final class PlayerWindow {
     private func pumpEvents(_ controller: any WindowController) {
         var event = SDL_Event()
         while running, SDL_PollEvent(&event) != 0 {
+            if routeToInterceptor(event, controller: controller) { continue }
             switch event.type {
             case SDL_QUIT.rawValue:
                 controller.handle(.quit, window: self)
@@ -260,6 +263,8 @@ public final class PlayerWindow {
         running = false
         releaseTextures()
         overlay.destroy()
+        chatOverlay?.destroy()
+        chatOverlay = nil
         closed = true
         SDL_DestroyRenderer(renderer)
         SDL_DestroyWindow(window)

@@ -21,21 +21,29 @@ public final class StorySinks: Sendable {
     private let urls: [String]
     private let sound: Bool
     private let warn: @Sendable (String) -> Void
+    private let subtitles: @Sendable (Int) -> SubtitleOptions?
 
-    /// `sound`: open a sound device per player (else muted, paced without one).
-    public init(urls: [String], sound: Bool, warn: @escaping @Sendable (String) -> Void) {
+    /// - Parameters:
+    ///   - sound: open a sound device per player (else muted, paced without one).
+    ///   - subtitles: the subtitles of story `index`'s player, drawn onto its pictures as `tandem
+    ///     play` draws them (nil: none). In a party each member chooses its own track.
+    public init(urls: [String], sound: Bool, subtitles: @escaping @Sendable (Int) -> SubtitleOptions? = { _ in nil },
+                warn: @escaping @Sendable (String) -> Void) {
         self.urls = urls
         self.sound = sound
+        self.subtitles = subtitles
         self.warn = warn
     }
 
-    /// Options for the player of story `index`: a fresh picture sink (rotated as the file says)
-    /// and an input of the shared sound device.
+    /// Options for the player of story `index`: a fresh picture sink (rotated as the file says),
+    /// an input of the shared sound device, and the subtitles chosen for it.
     public func playerOptions(for index: Int) -> PlayerOptions {
         let geometry = urls.indices.contains(index) ? DisplayGeometry(probing: urls[index]) : nil
         let video = WindowVideoSink(rotation: geometry.map { Double($0.quarterTurns * 90) } ?? 0)
         state.withLock { $0.video[index] = video }
-        return PlayerOptions(videoSink: video, audioSink: soundDevice()?.input() ?? NullAudioSink(realTime: true))
+        var options = PlayerOptions(videoSink: video, audioSink: soundDevice()?.input() ?? NullAudioSink(realTime: true))
+        options.subtitles = subtitles(index)
+        return options
     }
 
     /// The shared device, opened on first use; nil (after one warning) when there is none.

@@ -14,6 +14,8 @@ public final class StoryWindowController: WindowController {
 
     public let navigator: StoryNavigator
     public let sinks: StorySinks
+    /// How a swipe moves the pictures.
+    public var transition: StoryTransition = .slide
     /// Called once when the user quits.
     public var onQuit: (() -> Void)?
     public private(set) var quit = false
@@ -22,6 +24,9 @@ public final class StoryWindowController: WindowController {
     private var toasts = ToastQueue()
     /// A key's swipe is under way (further story keys are ignored until it ends).
     public private(set) var isSwiping = false
+    /// The slide of a key's swipe, 0…1, while it runs: it does not wait for the neighbour's player
+    /// to open (the navigator's own progress would, its requests being served in order).
+    private var keySlide: Double?
     private var events: Task<Void, Never>?
 
     public init(navigator: StoryNavigator, sinks: StorySinks) {
@@ -46,10 +51,12 @@ public final class StoryWindowController: WindowController {
         let player = current?.player
         var slide = 0.0
         if let current, let neighbour {
-            slide = (neighbour.index > current.index ? 1 : -1) * snapshot.transitionProgress
+            // A key's swipe slides on its own clock while the neighbour opens (its poster shows at
+            // once); a swipe driven through the navigator shows the navigator's progress.
+            slide = (neighbour.index > current.index ? 1 : -1) * (keySlide ?? snapshot.transitionProgress)
         }
         let indicator = snapshot.indicator
-        return WindowScene(
+        var scene = WindowScene(
             primary: current.flatMap { sinks.video(for: $0.index) },
             secondary: neighbour.flatMap { sinks.video(for: $0.index) },
             slide: slide,
@@ -64,6 +71,8 @@ public final class StoryWindowController: WindowController {
             paused: player?.state == .paused,
             volume: sinks.volume,
             muted: sinks.muted)
+        scene.transition = transition
+        return scene
     }
 
     public func handle(_ command: WindowCommand, window: PlayerWindow) {
@@ -99,16 +108,24 @@ public final class StoryWindowController: WindowController {
         isSwiping = true
         let navigator = navigator
         Task {
-            defer { self.isSwiping = false }
-            guard await navigator.begin(direction) else {
-                if direction == .backward { await navigator.previous() }
-                return
+            defer {
+                self.isSwiping = false
+                self.keySlide = nil
             }
+            // The neighbour opens (seconds over a slow network) while the slide runs: its poster,
+            // loaded ahead, is what slides in.
+            let began = Task { await navigator.begin(direction) }
+            self.keySlide = 0
             let steps = Self.slideSteps
             for step in 1...steps {
                 try? await Task.sleep(for: .seconds(Self.slideDuration / Double(steps)))
-                await navigator.setTransitionProgress(Double(step) / Double(steps))
+                self.keySlide = Double(step) / Double(steps)
             }
+            guard await began.value else {
+                if direction == .backward { await navigator.previous() }
+                return
+            }
+            await navigator.setTransitionProgress(1)
             await navigator.commit()
             let keep = Set([navigator.snapshot.current?.index, navigator.snapshot.neighbour?.index].compactMap { $0 })
             self.sinks.retain(keep)

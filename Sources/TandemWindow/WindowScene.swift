@@ -33,6 +33,12 @@ public struct WindowScene: Sendable {
     public var volume: Int
     /// A change shows "Mute: yes" / "Mute: no" for a moment.
     public var muted: Bool
+    /// The chat line being typed in a party window (nil: closed), drawn as a bar over the bottom
+    /// (``ChatLineOverlay``). The window does not compare it: the controller calls
+    /// ``PlayerWindow/setNeedsRedraw()`` when it changes.
+    public var chatLine: String? = nil
+    /// How ``slide`` moves the two pictures: side by side, or as two faces of a cube.
+    public var transition: StoryTransition = .slide
 
     public init(primary: WindowVideoSink? = nil, secondary: WindowVideoSink? = nil, slide: Double = 0,
                 poster: RGBAImage? = nil, secondaryPoster: RGBAImage? = nil, position: Double = 0,

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import PartyKit
 import PartyNet
+import PlayerCore
 import SyncplayNet
 import Synchronization
 
@@ -34,6 +35,11 @@ struct HostCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also trust this root certificate (PEM) when verifying the --server (a private CA).", valueName: "file"))
     var ca: String?
     @Option(help: SyncplayGatewayOption.help) var syncplay: SyncplayGatewayOption?
+    @Option(help: "Subtitle track (your own choice): its number among the subtitle tracks (from 1; --sub-file ones after the file's own), auto, or no.")
+    var sid: TrackChoice = .auto
+    @Option(help: "Preferred subtitle languages in order, comma-separated (e.g. en,de).") var slang: String?
+    @Option(name: .customLong("sub-file"), help: "A subtitle file to add as a track of every item (repeatable); preferred to the file's own.")
+    var subFiles: [String] = []
     @OptionGroup var security: SecurityOptions
     @OptionGroup var serving: ServingOptions
 
@@ -49,6 +55,9 @@ struct HostCommand: AsyncParsableCommand {
             throw ValidationError("--insecure contradicts --cert, --server-fp and --ca")
         }
         if let script { _ = try PartyScript(parsing: script) }
+        for file in subFiles where !FileManager.default.isReadableFile(atPath: file) {
+            throw ValidationError("--sub-file \(file): no such readable file")
+        }
         if let party, party.isEmpty || party.contains("/") || party.contains("?") { throw ValidationError("--party must be a plain name") }
     }
 
@@ -57,7 +66,8 @@ struct HostCommand: AsyncParsableCommand {
         // The window first: without a display, say so before anything else is opened.
         let window: PartyWindow?
         do {
-            window = headless ? nil : try await PartyWindow.open(title: "Tandem party", files: files)
+            window = headless ? nil : try await PartyWindow.open(title: "Tandem party", files: files,
+                                                                      subtitles: PartySubtitles(choice: sid, languages: PlayCommand.languages(slang), files: subFiles))
         } catch {
             printError(error.description)
             throw ExitCode.failure

@@ -10,11 +10,17 @@ final class PartyOutput: Sendable {
     let json: Bool
     private let status: Bool
     private let lines: JSONLineWriter
-    /// The chat line being typed on the terminal (``TerminalChatInput``): shown in place of the
-    /// status line, which never writes over it.
-    private let typed = Mutex<String?>(nil)
-    /// The last status line drawn, redrawn after a notice.
-    private let lastStatus = Mutex("")
+    /// The bottom line of the terminal, under one lock with every write to it: the chat line being
+    /// typed (``TerminalChatInput``) is shown in place of the status line, and a status update
+    /// from another thread can never write over it between the check and the write.
+    private let bottom = Mutex(Bottom())
+
+    private struct Bottom {
+        /// The chat line being typed; nil: nothing is being typed.
+        var typed: String?
+        /// The last status line, redrawn after a notice.
+        var status = ""
+    }
 
     /// - Parameters:
     ///   - json: Print ``PartyEvent`` lines to `lines` instead of text.
@@ -43,24 +49,25 @@ final class PartyOutput: Sendable {
 
     /// The chat line as typed so far (nil or empty: nothing is being typed).
     func typing(_ line: String?) {
-        typed.withLock { $0 = line?.isEmpty == false ? line : nil }
-        redrawBottom()
+        bottom.withLock { b in
+            b.typed = line?.isEmpty == false ? line : nil
+            redraw(b)
+        }
     }
 
     /// A line printed above the bottom one (the status, or the chat being typed), which is then redrawn.
     private func printAbove(_ text: String) {
-        clear()
-        FileHandleOutput.standardError.write(text + "\n")
-        redrawBottom()
+        bottom.withLock { b in
+            if status && !json { FileHandleOutput.standardError.write("\r\u{1B}[K") }
+            FileHandleOutput.standardError.write(text + "\n")
+            redraw(b)
+        }
     }
 
-    private func redrawBottom() {
+    /// Called with the lock held.
+    private func redraw(_ b: Bottom) {
         guard status, !json else { return }
-        if let line = typed.withLock({ $0 }) {
-            FileHandleOutput.standardError.write("\r\u{1B}[K> " + line)
-        } else {
-            FileHandleOutput.standardError.write("\r\u{1B}[K" + lastStatus.withLock { $0 })
-        }
+        FileHandleOutput.standardError.write("\r\u{1B}[K" + (b.typed.map { "> " + $0 } ?? b.status))
     }
 
     func link(_ link: PartyLink) {
@@ -88,12 +95,12 @@ final class PartyOutput: Sendable {
             line += " · \(EventOutput.timestamp(p)) / \(s.duration.map(EventOutput.timestamp) ?? "--:--:--")"
             line += s.playing ? "" : " (paused)"
         }
-        lastStatus.withLock { $0 = line }
-        if typed.withLock({ $0 }) == nil { FileHandleOutput.standardError.write("\r\u{1B}[K" + line) }
+        bottom.withLock { b in
+            b.status = line
+            if b.typed == nil { FileHandleOutput.standardError.write("\r\u{1B}[K" + line) }
+        }
     }
 
     func finish() { if status && !json { FileHandleOutput.standardError.write("\n") } }
-
-    private func clear() { if status && !json { FileHandleOutput.standardError.write("\r\u{1B}[K") } }
 
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import Logging
 import PartyNet
 import PartyService
@@ -173,27 +174,48 @@ func waitForSignalOrTimeout(_ seconds: Double?) async {
     }
 }
 
-/// SIGINT/SIGTERM as an awaitable event.
+/// SIGINT/SIGTERM as an awaitable event, for any number of waiters at once (a party member's
+/// leave and its window's wait after the party ended): one set of dispatch sources, installed on
+/// first use and kept (a second source for the same signal is not told), wakes every waiter.
 enum Signals {
+    private struct Waiters {
+        var installed = false
+        var next = 0
+        var list: [Int: AsyncStream<Void>.Continuation] = [:]
+    }
+
+    private static let waiters = Mutex(Waiters())
+
     static func wait() async {
-        let stream = AsyncStream<Void> { continuation in
-            signal(SIGINT, SIG_IGN)
-            signal(SIGTERM, SIG_IGN)
-            let sources = SignalSources([SIGINT, SIGTERM].map { sig in
-                let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-                source.setEventHandler { continuation.yield() }
-                source.resume()
-                return source
-            })
-            continuation.onTermination = { _ in sources.cancel() }
+        let (stream, continuation) = AsyncStream<Void>.makeStream()
+        let (id, install) = waiters.withLock { w -> (Int, Bool) in
+            defer { w.next += 1; w.installed = true }
+            w.list[w.next] = continuation
+            return (w.next, !w.installed)
         }
+        continuation.onTermination = { _ in _ = waiters.withLock { $0.list.removeValue(forKey: id) } }
+        if install { installSources() }
         for await _ in stream { return }
+    }
+
+    private static func installSources() {
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        for sig in [SIGINT, SIGTERM] {
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler {
+                for waiter in waiters.withLock({ Array($0.list.values) }) { waiter.yield() }
+            }
+            source.resume()
+            SignalSources.keep(source)
+        }
     }
 }
 
-/// Dispatch's signal sources are thread-safe but not marked Sendable; this box only cancels them.
-private final class SignalSources: @unchecked Sendable {
-    private let sources: [any DispatchSourceSignal]
-    init(_ sources: [any DispatchSourceSignal]) { self.sources = sources }
-    func cancel() { sources.forEach { $0.cancel() } }
+/// Dispatch's signal sources are thread-safe but not marked Sendable; this keeps them alive for
+/// the process's life.
+private enum SignalSources {
+    nonisolated(unsafe) private static var kept: [any DispatchSourceSignal] = []
+    private static let lock = NSLock()
+    static func keep(_ source: any DispatchSourceSignal) { lock.withLock { kept.append(source) } }
 }

@@ -26,11 +26,21 @@ struct StoriesCommand: AsyncParsableCommand {
     @Flag(help: "Print events as JSON lines on stdout; the last is the end summary.") var json = false
     @Flag(help: "Stay on a story when it ends instead of going to the next.") var noAutoAdvance = false
     @Option(help: "Emit a progress event this often (seconds) while a story plays.") var progressEvery: Double?
+    @Option(help: "How a swipe moves the pictures: slide (side by side) or cube (two faces of a turning cube).")
+    var transition: StoryTransition = .slide
+    @Option(help: "Subtitle track of every story: its number among the subtitle tracks (from 1), auto, or no.")
+    var sid: TrackChoice = .auto
+    @Option(help: "Preferred subtitle languages in order, comma-separated (e.g. en,de).") var slang: String?
+    @Option(name: .customLong("sub-file"), help: "A subtitle file to add as a track of every story (repeatable).")
+    var subFiles: [String] = []
 
     func validate() throws {
         if files.isEmpty && list == nil { throw ValidationError("give at least one video (or --list)") }
         if let script { do { _ = try StoryScript(parsing: script) } catch { throw ValidationError(error.description) } }
         if let progressEvery, !(progressEvery > 0) { throw ValidationError("--progress-every must be > 0") }
+        for file in subFiles where !FileManager.default.isReadableFile(atPath: file) {
+            throw ValidationError("--sub-file \(file): no such readable file")
+        }
     }
 
     func run() async throws {
@@ -39,7 +49,8 @@ struct StoriesCommand: AsyncParsableCommand {
         // The window first: without a display, say so before anything else is opened.
         let window: StoriesWindow?
         do {
-            window = headless ? nil : try await StoriesWindow.open(stories)
+            window = headless ? nil : try await StoriesWindow.open(stories, subtitles: PartySubtitles(
+                choice: sid, languages: PlayCommand.languages(slang), files: subFiles), transition: transition)
         } catch {
             printError(error.description)
             throw ExitCode.failure
@@ -109,3 +120,5 @@ struct StoryListEntry: Decodable {
         }
     }
 }
+
+extension StoryTransition: ExpressibleByArgument {}

@@ -91,16 +91,26 @@ struct StorySession: Sendable {
 struct StoriesWindow: Sendable {
     let window: PlayerWindow
     let sinks: StorySinks
+    /// How a swipe moves the pictures (`--transition`).
+    var transition: StoryTransition = .slide
 
-    static func open(_ stories: [Story]) async throws(WindowError) -> StoriesWindow {
+    /// `subtitles`: drawn onto each story's pictures (with same-named files next to a local story).
+    static func open(_ stories: [Story], subtitles: PartySubtitles = PartySubtitles(),
+                     transition: StoryTransition = .slide) async throws(WindowError) -> StoriesWindow {
         let size = stories.lazy.compactMap { DisplayGeometry(probing: $0.url)?.displaySize }.first ?? WindowedPlayback.audioOnlySize
         let window = try await PlayerWindow(title: "Tandem stories", size: size.scaledUp())
-        return StoriesWindow(window: window, sinks: StorySinks(urls: stories.map(\.url), sound: true, warn: { printError($0) }))
+        let urls = stories.map(\.url)
+        let sinks = StorySinks(urls: urls, sound: true, subtitles: { index in
+            subtitles.options(for: urls.indices.contains(index) ? urls[index] : nil)
+        }, warn: { printError($0) })
+        return StoriesWindow(window: window, sinks: sinks, transition: transition)
     }
 
     @WindowActor
     func run(_ navigator: StoryNavigator) async {
-        await window.run(controller: StoryWindowController(navigator: navigator, sinks: sinks))
+        let controller = StoryWindowController(navigator: navigator, sinks: sinks)
+        controller.transition = transition
+        await window.run(controller: controller)
     }
 
     @WindowActor

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Issue #14's load benchmark (part 1 and part 5) and issue #11's part 5, with `tandem bench load`:
 # members that behave like real ones (hello, the time-ping schedule, a status a second, a host command
-# every 5 s) over real WebSockets against one `tandem serve` it starts on loopback.
+# every 5 s) over real WebSockets against one `tandem serve` it starts on loopback, measured once the
+# members' clocks have settled (their time pings backed off, as a minute into a real party; up to
+# SETTLE seconds of waiting, reported as settle).
 #   1. 1000 members in 100 parties, plain (--insecure) and TLS, alternately in this run: server CPU per
 #      member with TLS against without (issue #11, goal ≤ 1.3×), pong round trip and fan-out p50/p99;
 #   2. 5000 members in 500 parties, TLS;
@@ -14,6 +16,7 @@ cd "$(dirname "$0")/.."
 
 DURATION=${DURATION:-30}   # seconds measured per run, after every member has joined and settled
 RUNS=${RUNS:-3}            # alternate plain/TLS runs in 1
+SETTLE=${SETTLE:-90}       # longest wait for the members' pings to back off before each window
 steps=${*:-1 2 3}
 
 if [ -z "${TANDEM:-}" ]; then swift build -c release --product tandem >&2; fi
@@ -23,11 +26,12 @@ echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -
 
 field() { sed -E "s/.*\"$1\":([^,}]*).*/\1/"; }
 median() { "$tandem" bench percentile 50; }
-load() { "$tandem" bench load --members "$1" --parties "$2" --duration "$DURATION" --json "${@:3}"; }
+load() { "$tandem" bench load --members "$1" --parties "$2" --duration "$DURATION" --settle "$SETTLE" --json "${@:3}"; }
 show() {
     local line=$1
-    printf '  members %s parties %s tls %s: pong p50/p99 %s/%s ms, fan-out p50/p99 %s/%s ms, server %s cores, %s µs/member/s, %s µs/message, %s KiB/member, client %s cores, pongs %s/%s, fan-outs %s/%s\n' \
+    printf '  members %s parties %s tls %s (settled in %s s, %s pings/member/s, %s backing off): pong p50/p99 %s/%s ms, fan-out p50/p99 %s/%s ms, server %s cores, %s µs/member/s, %s µs/message, %s KiB/member, client %s cores, pongs %s/%s, fan-outs %s/%s\n' \
         "$(field members <<< "$line")" "$(field parties <<< "$line")" "$(field tls <<< "$line")" \
+        "$(field settleSeconds <<< "$line")" "$(field pingsPerMemberPerSecond <<< "$line")" "$(field membersBackingOff <<< "$line")" \
         "$(field pongP50Ms <<< "$line")" "$(field pongP99Ms <<< "$line")" \
         "$(field fanOutP50Ms <<< "$line")" "$(field fanOutP99Ms <<< "$line")" \
         "$(field serverCores <<< "$line")" "$(field serverCPUPerMemberUs <<< "$line")" \

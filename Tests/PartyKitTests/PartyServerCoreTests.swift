@@ -674,6 +674,46 @@ import Testing
         #expect(h.tick(at: 20).timelines.isEmpty)
     }
 
+    /// Issue #12 item 8: the party clock stops at the last item's end (a member's terminal showed
+    /// `00:01:15 / 00:01:00`): the tick pauses the timeline at the duration, for everyone, once.
+    @Test func thePartyStopsAtTheEndOfItsLastItem() throws {
+        let h = ServerHarness()
+        h.standardParty()  // "movie.mp4", then "extra.mkv": 60 s each
+        h.send(1, .command(Command(id: 1, action: .play)), at: 10)
+        // The first item's end is not the party's: it plays on (the next item is the host's to pick).
+        #expect(h.tick(at: 10 + commandLead + 61).timelines.isEmpty)
+        h.send(1, .command(Command(id: 2, action: .item, value: 1)), at: 100)
+        let start = try #require(h.core.timeline(of: h.party))
+        #expect(start.item == 1 && start.playing)
+        #expect(h.tick(at: start.partyTime + 59.9).timelines.isEmpty, "not before the end")
+        let out = h.tick(at: start.partyTime + 60.2)
+        let end = try #require(out.timelines.first)
+        #expect(out.recipients(of: .timeline(end)) == [1, 2])
+        #expect(end.epoch == start.epoch + 1)
+        #expect(!end.playing)
+        #expect(!end.jump)
+        #expect(end.item == 1)
+        #expect(end.position == 60)
+        #expect(near(end.partyTime, start.partyTime + 60, 1e-6), "paused at the instant the end was reached")
+        #expect(end.reason == "the end of extra.mkv")
+        #expect(h.core.timeline(of: h.party) == end)
+        #expect(end.position(at: start.partyTime + 75) == 60, "the clock no longer counts on")
+        #expect(h.tick(at: start.partyTime + 80).timelines.isEmpty, "stopped once")
+        // Played again from the end, it stops again; a seek past the end stops at the end.
+        h.send(1, .command(Command(id: 3, action: .seek, value: 90)), at: 200)
+        h.send(1, .command(Command(id: 4, action: .play)), at: 200.1)
+        let clamped = try #require(h.tick(at: 201).timelines.first)
+        #expect(!clamped.playing && clamped.position == 60 && clamped.jump)
+    }
+
+    /// An item of unknown duration (0: a live stream) plays on.
+    @Test func anItemOfUnknownDurationPlaysOn() {
+        let h = ServerHarness()
+        h.standardParty(PartyConfig(items: [MediaItem(title: "live", identity: MediaIdentity(duration: 0, streams: []))]))
+        h.send(1, .command(Command(id: 1, action: .play)), at: 10)
+        #expect(h.tick(at: 10_000).timelines.isEmpty)
+    }
+
     @Test func groupGoesOnAfterStallWait() throws {
         let h = ServerHarness()
         h.standardParty(PartyConfig(items: ["m"], stallWaitSeconds: 4))

@@ -14,6 +14,8 @@ import Testing
         a.fanOutsReceived = 2
         a.messagesSent = 300
         a.messagesReceived = 200
+        a.backingOff = 1
+        a.driftFitted = 1
         var b = LoadStatistics()
         b.pongRoundTrips = (61...100).map { Double($0) / 1000 }.reversed()
         b.pingsSent = 41
@@ -22,6 +24,7 @@ import Testing
         b.fanOutsReceived = 1
         b.messagesSent = 300
         b.messagesReceived = 200
+        b.driftFitted = 1
         a.merge(b)
         return a
     }
@@ -38,6 +41,10 @@ import Testing
         #expect(abs(s.fanOutP50Ms - 3) < 1e-9)  // the 2nd of 3
         #expect(abs(s.fanOutP99Ms - 4) < 1e-9)
         #expect(s.pingsSent == 101 && s.pongsReceived == 100)
+        // 101 pings from 10 members over 10 s; one of the two members had backed off, both had a fitted drift.
+        #expect(abs(s.pingsPerMemberPerSecond - 1.01) < 1e-12)
+        #expect(s.membersBackingOff == 1 && s.membersDriftFitted == 2)
+        #expect(JSONLineWriter.line(s).contains("\"membersBackingOff\":1"))
         // 2 CPU seconds over 10 s: 0.2 cores; 20 ms a second per member; 1000 messages crossed the server.
         #expect(abs(s.serverCores - 0.2) < 1e-12)
         #expect(abs(s.serverCPUPerMemberUs - 20_000) < 1e-6)

@@ -43,11 +43,15 @@ public enum PartyProtocol {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Decodes one message in one pass of Foundation's decoder; every failure is a ``DecodeError``
+    /// Decodes one message: the hot ones by ``HotMessageDecoder``, the others (and anything odd) in one
+    /// pass of Foundation's decoder; every failure is a ``DecodeError``
     /// that names what is wrong (for the error sent back and the log).
     public static func decode(_ text: String) throws(DecodeError) -> PartyMessage {
         let bytes = text.utf8.count
         if bytes > maxMessageBytes { throw .tooBig(bytes) }
+        // Pings, statuses and pongs (most messages) without Foundation's decoder; anything it is not
+        // sure of is decided below.
+        if let message = HotMessageDecoder.decode(text) { return message }
         do {
             return try JSONDecoder().decode(Envelope.self, from: Data(text.utf8)).message
         } catch let error as DecodeError {

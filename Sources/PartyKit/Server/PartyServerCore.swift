@@ -154,8 +154,32 @@ public struct PartyServerCore: Sendable {
                 for seat in parties[partyID]?.waitingFor ?? [] { parties[partyID]?.seats[seat]?.waitedOut = true }
                 out += resumeAfterWait(partyID, now: now, reason: "went on without the stalled participant")
             }
+            out += stopAtTheEnd(partyID, now: now)
         }
         return out
+    }
+
+    /// A party playing its last item stops at that item's end (its duration, from its identity; 0 is
+    /// unknown, e.g. a live stream, and plays on): the timeline pauses there, broadcast like a pause,
+    /// instead of counting on past the end. Earlier items play on: their end is the next item's business.
+    private mutating func stopAtTheEnd(_ partyID: String, now: Double) -> [Output] {
+        guard var party = parties[partyID], party.timeline.playing, party.timeline.rate > 0,
+              party.timeline.item == party.config.items.count - 1 else { return [] }
+        let duration = party.config.items[party.timeline.item].identity.duration
+        let current = party.timeline
+        guard duration > 0, current.position(at: now) >= duration else { return [] }
+        // The instant the end was reached (up to a tick ago), never before the current timeline's own
+        // instant: a seek past the end stops at the end as soon as it lands.
+        var next = current.continued(at: max(current.partyTime + (duration - current.position) / current.rate, current.partyTime))
+        next.jump = next.position > duration
+        next.position = duration
+        next.playing = false
+        next.reason = "the end of \(party.config.items[current.item].title)"
+        party.timeline = next
+        party.waitingFor = []
+        party.waitDeadline = nil
+        parties[partyID] = party
+        return [.log("\(partyID): reached the end of its last item")] + broadcast(party, .timeline(next))
     }
 
     // MARK: Hello

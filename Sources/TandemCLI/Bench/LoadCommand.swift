@@ -19,6 +19,8 @@ extension BenchCommand {
         @Option(help: "Seconds measured, after every member has joined and settled.") var duration = 30.0
         @Option(name: .customLong("warm-up"), help: "Seconds between the last join and the window (join bursts end).")
         var warmUp = 5.0
+        @Option(help: "Longest wait after the warm-up for the members' clocks to settle (their time pings backed off, as a member's do a minute into a party) before the window; 0: measure at once.")
+        var settle = 90.0
         @Flag(help: "Plain ws:// (the server started with --insecure too); default TLS, pinned.") var insecure = false
         @Option(help: "A running server (HOST:PORT) instead of starting one; needs --server-pid.") var server: HostPort?
         @Option(name: .customLong("server-pid"), help: "The process id of --server, whose CPU and memory are read from /proc.")
@@ -31,7 +33,9 @@ extension BenchCommand {
             guard members >= 1, parties >= 1, members >= parties else {
                 throw ValidationError("--members must be at least --parties (every party needs its host), both positive")
             }
-            guard duration > 0, warmUp >= 0 else { throw ValidationError("--duration must be positive and --warm-up not negative") }
+            guard duration > 0, warmUp >= 0, settle >= 0 else {
+                throw ValidationError("--duration must be positive, --warm-up and --settle not negative")
+            }
             if server != nil {
                 guard serverPID != nil else { throw ValidationError("--server needs --server-pid (its CPU is what is measured)") }
                 guard insecure || serverFingerprint != nil else {
@@ -55,7 +59,8 @@ extension BenchCommand {
             let idleRSS: Int? = if server == nil { try LoadProcessUsage.read(pid: target.pid).residentBytes } else { nil }
             var logger = Logger(label: "tandem.bench.load")
             logger.logLevel = .warning
-            let summary = try await LoadRun(members: members, parties: parties, warmUp: warmUp, duration: duration, logger: logger)
+            let summary = try await LoadRun(members: members, parties: parties, warmUp: warmUp, settle: settle, duration: duration,
+                                        logger: logger)
                 .run(server: target, idleRSS: idleRSS)
             if json {
                 JSONLineWriter.standardOutput.emit(summary)

@@ -125,6 +125,20 @@ final class LoadMember: Sendable {
         }
     }
 
+    /// Whether its time pings have backed off (``PingPacer``): its clock estimate has converged.
+    var isBackingOff: Bool {
+        state.withLock { if case .backingOff = $0.core.clockSync.pacer.state { true } else { false } }
+    }
+
+    /// Records how its time pings are paced now (the window's end): backed off, and whether the clock
+    /// drift it waits for is fitted.
+    func recordPacing() {
+        state.withLock { state in
+            if case .backingOff = state.core.clockSync.pacer.state { state.statistics.backingOff = 1 } else { state.statistics.backingOff = 0 }
+            state.statistics.driftFitted = state.core.clockSync.driftFitted ? 1 : 0
+        }
+    }
+
     /// Stops counting this member as connected (the run is closing it).
     func closing() {
         state.withLock { $0.closed = true }

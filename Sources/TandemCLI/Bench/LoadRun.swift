@@ -21,12 +21,17 @@ struct LoadRun {
     static let joinTimeoutPerThousand = 60.0
     /// How long after the window the run waits for the window's pongs and fan-outs still on their way.
     static let drainTimeout = 10.0
+    /// The share of members whose time pings must have backed off for the clocks to count as settled:
+    /// a member whose estimate a disturbance just reset is at the steady pace, as in any real party.
+    static let settledShare = 0.9
     /// How often the ticker looks for members with something due: finer than the join burst's 15 ms pace.
     static let tickInterval = 0.005
 
     var members: Int
     var parties: Int
     var warmUp: Double
+    /// Longest wait for the members' clocks to settle after the warm-up (``settledShare``).
+    var settle: Double
     var duration: Double
     var logger: Logger
 
@@ -63,6 +68,17 @@ struct LoadRun {
         }
         let everyone = roster.all
         try await Task.sleep(nanoseconds: UInt64(warmUp * 1e9))
+        // Real members are minutes into their party, their clock estimates converged and their pings
+        // backed off: a window right after the joins measures a party's first seconds instead. The
+        // drift fit that backing off waits for needs ten seconds of exchanges on a quiet link, longer
+        // with jitter (and a loaded loopback has plenty).
+        let settleStart = Self.clock.now()
+        if settle > 0 {
+            try? await waitUntil(timeout: settle, what: "the members' clocks to settle") {
+                Double(everyone.reduce(0) { $0 + ($1.isBackingOff ? 1 : 0) }) >= Self.settledShare * Double(everyone.count)
+            }
+        }
+        let settled = Self.clock.now() - settleStart
 
         // The window.
         let start = Self.clock.now()
@@ -79,6 +95,7 @@ struct LoadRun {
         let serverEnd = try LoadProcessUsage.read(pid: server.pid)
         let clientEnd = try LoadProcessUsage.read(pid: 0)
         ticker.cancel()
+        for member in everyone { member.recordPacing() }
 
         // The window's answers still on their way.
         let expected = partyList.reduce(0) { $0 + $1.commandCount * sizes[$1.index] }
@@ -94,6 +111,7 @@ struct LoadRun {
         for reader in readers { await reader.value }
         return LoadSummary.make(
             statistics: statistics, members: members, parties: parties, tls: server.fingerprint != nil, seconds: end - start,
+            settleSeconds: settled,
             commandsSent: everyone.reduce(0) { $0 + $1.commandsSent }, fanOutsExpected: expected,
             server: (serverStart, serverEnd), serverIdleRSS: idleRSS, client: (clientStart, clientEnd))
     }

@@ -18,6 +18,10 @@ struct LoadStatistics: Sendable, Equatable {
     var messagesReceived = 0
     /// Connections that closed before the end.
     var disconnects = 0
+    /// Members whose time pings had backed off (``PingPacer``) at the window's end, and members whose
+    /// clock estimate had a fitted drift then (what backing off waits for).
+    var backingOff = 0
+    var driftFitted = 0
 
     mutating func merge(_ other: LoadStatistics) {
         pongRoundTrips += other.pongRoundTrips
@@ -28,6 +32,8 @@ struct LoadStatistics: Sendable, Equatable {
         messagesSent += other.messagesSent
         messagesReceived += other.messagesReceived
         disconnects += other.disconnects
+        backingOff += other.backingOff
+        driftFitted += other.driftFitted
     }
 }
 
@@ -39,12 +45,19 @@ struct LoadSummary: Encodable, Sendable, Equatable {
     var tls: Bool
     /// Length of the measuring window, seconds.
     var seconds: Double
+    /// How long the run waited after the warm-up for the members' pings to back off (``LoadRun/settle``).
+    var settleSeconds: Double
     var pongP50Ms: Double
     var pongP99Ms: Double
     var fanOutP50Ms: Double
     var fanOutP99Ms: Double
     var pingsSent: Int
     var pongsReceived: Int
+    /// Time pings per member per second of the window: 10 at the steady pace, 1 once backed off to the cap.
+    var pingsPerMemberPerSecond: Double
+    /// Members whose pings had backed off at the window's end, and whose clock drift was fitted then.
+    var membersBackingOff: Int
+    var membersDriftFitted: Int
     var commandsSent: Int
     /// Receipts that were due: each window command once per member of its party.
     var fanOutsExpected: Int
@@ -71,7 +84,7 @@ struct LoadSummary: Encodable, Sendable, Equatable {
     /// The summary of `statistics` gathered over `seconds`, with the server's (and this process's) usage
     /// read at the window's start and end; `serverIdleRSS`: the server's VmRSS before any member connected.
     static func make(
-        statistics: LoadStatistics, members: Int, parties: Int, tls: Bool, seconds: Double,
+        statistics: LoadStatistics, members: Int, parties: Int, tls: Bool, seconds: Double, settleSeconds: Double = 0,
         commandsSent: Int, fanOutsExpected: Int,
         server: (start: LoadProcessUsage, end: LoadProcessUsage), serverIdleRSS: Int?,
         client: (start: LoadProcessUsage, end: LoadProcessUsage)
@@ -83,10 +96,12 @@ struct LoadSummary: Encodable, Sendable, Equatable {
         let cores = seconds > 0 ? serverCPU / seconds : .nan
         let perMember = members > 0 && seconds > 0 ? serverCPU / Double(members) / seconds : .nan
         return LoadSummary(
-            members: members, parties: parties, tls: tls, seconds: seconds,
+            members: members, parties: parties, tls: tls, seconds: seconds, settleSeconds: settleSeconds,
             pongP50Ms: Percentile.nearestRank(rtt, 0.5) * 1000, pongP99Ms: Percentile.nearestRank(rtt, 0.99) * 1000,
             fanOutP50Ms: Percentile.nearestRank(fan, 0.5) * 1000, fanOutP99Ms: Percentile.nearestRank(fan, 0.99) * 1000,
             pingsSent: statistics.pingsSent, pongsReceived: statistics.pongsReceived,
+            pingsPerMemberPerSecond: members > 0 && seconds > 0 ? Double(statistics.pingsSent) / Double(members) / seconds : .nan,
+            membersBackingOff: statistics.backingOff, membersDriftFitted: statistics.driftFitted,
             commandsSent: commandsSent, fanOutsExpected: fanOutsExpected, fanOutsReceived: statistics.fanOutsReceived,
             disconnects: statistics.disconnects,
             serverMessagesIn: statistics.messagesSent, serverMessagesOut: statistics.messagesReceived,
@@ -112,12 +127,16 @@ struct LoadSummary: Encodable, Sendable, Equatable {
         try c.encode(parties, forKey: "parties")
         try c.encode(tls, forKey: "tls")
         try c.encode(number: seconds, forKey: "seconds")
+        try c.encode(number: settleSeconds, forKey: "settleSeconds")
         try c.encode(number: pongP50Ms, forKey: "pongP50Ms")
         try c.encode(number: pongP99Ms, forKey: "pongP99Ms")
         try c.encode(number: fanOutP50Ms, forKey: "fanOutP50Ms")
         try c.encode(number: fanOutP99Ms, forKey: "fanOutP99Ms")
         try c.encode(pingsSent, forKey: "pingsSent")
         try c.encode(pongsReceived, forKey: "pongsReceived")
+        try c.encode(number: pingsPerMemberPerSecond, forKey: "pingsPerMemberPerSecond")
+        try c.encode(membersBackingOff, forKey: "membersBackingOff")
+        try c.encode(membersDriftFitted, forKey: "membersDriftFitted")
         try c.encode(commandsSent, forKey: "commandsSent")
         try c.encode(fanOutsExpected, forKey: "fanOutsExpected")
         try c.encode(fanOutsReceived, forKey: "fanOutsReceived")
@@ -143,6 +162,9 @@ struct LoadSummary: Encodable, Sendable, Equatable {
         | pong round trip p50 / p99 ms | \(f(pongP50Ms)) / \(f(pongP99Ms)) |
         | command fan-out p50 / p99 ms | \(f(fanOutP50Ms)) / \(f(fanOutP99Ms)) |
         | pongs / pings | \(pongsReceived) / \(pingsSent) |
+        | pings per member per s | \(f(pingsPerMemberPerSecond)) |
+        | seconds waited for the clocks to settle | \(f(settleSeconds, 1)) |
+        | members backing off / drift fitted (window end) | \(membersBackingOff) / \(membersDriftFitted) |
         | fan-outs received / due (\(commandsSent) commands) | \(fanOutsReceived) / \(fanOutsExpected) |
         | server messages in / out | \(serverMessagesIn) / \(serverMessagesOut) |
         | server cores | \(f(serverCores, 3)) |

@@ -2,8 +2,14 @@
 /// requests; its drift is watched), the room's states out.
 extension SyncplayServerCore {
     mutating func clientState(_ state: SyncplayState, now: Double, room: Room?) -> [Action] {
+        // Whether this report is the client's first since it took forced states with a jump.
+        var answersJump = false
         if let ignoring = state.ignoringOnTheFly {
-            if let server = ignoring.server, server == serverIgnoringOnTheFly { serverIgnoringOnTheFly = 0 }
+            if let server = ignoring.server, server == serverIgnoringOnTheFly {
+                serverIgnoringOnTheFly = 0
+                answersJump = unacknowledgedJump
+                unacknowledgedJump = false
+            }
             if let client = ignoring.client { clientIgnoringOnTheFly = client }
         }
         if let ping = state.ping {
@@ -14,7 +20,16 @@ extension SyncplayServerCore {
         // While a forced state of ours is unacknowledged, the client's reports predate it.
         guard serverIgnoringOnTheFly == 0, let playstate = state.playstate, let paused = playstate.paused, let room else { return [] }
         let position = paused ? playstate.position : playstate.position + ping.forwardDelay
-        if playstate.doSeek == true { return [.request(.seek(to: position))] }
+        if playstate.doSeek == true {
+            // Its answer to our jump says it is elsewhere: it did not take the jump (Syncplay's
+            // client ignores a seek past 5 s for 1 s after it opened its file, and then reports
+            // the position it stayed at as its own seek). Not its user's seek: the jump again, later.
+            if answersJump {
+                rejumpAt = now + Self.rejumpDelay
+                return []
+            }
+            return [.request(.seek(to: position))]
+        }
         if paused != room.paused { return [.request(paused ? .pause(at: position) : .play(at: position))] }
         // Same pause state as the room: how far off is its player?
         guard drift.observe(position - room.position, now: now) else { return [] }
@@ -22,7 +37,13 @@ extension SyncplayServerCore {
     }
 
     mutating func sendState(_ room: Room, doSeek: Bool, forced: Bool, now: Double) -> [Action] {
-        if forced { serverIgnoringOnTheFly += 1 }
+        if forced {
+            serverIgnoringOnTheFly += 1
+            if doSeek {
+                unacknowledgedJump = true
+                rejumpAt = nil
+            }
+        }
         // Syncplay's server holds its regular states while a forced one is unacknowledged.
         guard forced || serverIgnoringOnTheFly == 0 else { return [] }
         lastSent = now

@@ -31,6 +31,41 @@ import Testing
         #expect(early.receive(.chat(SyncplayChat(message: "hi")), now: 0, room: nil).first == .send(.error("Please login first")))
     }
 
+    @Test func startTLSIsAgreedOnceBeforeTheHelloWhenOffered() {
+        var core = SyncplayServerCore(offersTLS: true, now: 0)
+        #expect(core.receive(.tls(startTLS: "send"), now: 0, room: nil) == [.send(.tls(startTLS: "true")), .startTLS])
+        #expect(core.tlsStarted)
+        // Asked again (inside TLS), or after the hello: no second handshake.
+        #expect(core.receive(.tls(startTLS: "send"), now: 0, room: nil) == [.send(.tls(startTLS: "false"))])
+        var late = SyncplayServerCore(offersTLS: true, now: 0)
+        _ = late.receive(Self.hello(), now: 0, room: nil)
+        #expect(late.receive(.tls(startTLS: "send"), now: 0, room: nil) == [.send(.tls(startTLS: "false"))])
+        #expect(!late.tlsStarted)
+    }
+
+    /// The gateway flake of issue #13: Syncplay 1.6.9 ignores a jump that comes within 1 s of
+    /// opening its file, then reports the position it stayed at as its own seek in its answer to
+    /// that jump. That answer is not a seek of the party's; the client is sent the jump again.
+    @Test func aClientThatDidNotTakeAJumpGetsItAgainAndMovesNobody() {
+        var core = Self.joined()
+        _ = core.receive(.state(SyncplayState(playstate: .init(position: 12, paused: true), ignoringOnTheFly: .init(server: 1))), now: 0.1,
+                         room: Self.room)
+        let playing = SyncplayServerCore.Room(position: 20, paused: false, setBy: "Hana")
+        _ = core.force(playing, doSeek: true, now: 1)
+        let answer = SyncplayState(playstate: .init(position: 0, paused: false, doSeek: true), ignoringOnTheFly: .init(server: 1, client: 1))
+        #expect(core.receive(.state(answer), now: 1.1, room: playing).isEmpty)
+        #expect(Self.states(core.tick(now: 1.2, room: playing)).first?.playstate?.doSeek != true)
+        let later = SyncplayServerCore.Room(position: 21.6, paused: false, setBy: "Hana")
+        let again = Self.states(core.tick(now: 1.1 + SyncplayServerCore.rejumpDelay, room: later)).first
+        #expect(again?.playstate == .init(position: 21.6, paused: false, doSeek: true, setBy: "Hana"))
+        // Once it has taken the jump, its own seek is a request again.
+        _ = core.receive(.state(SyncplayState(playstate: .init(position: 21.7, paused: false), ignoringOnTheFly: .init(server: 1))), now: 2.7,
+                         room: later)
+        let seek = core.receive(.state(SyncplayState(playstate: .init(position: 40, paused: false, doSeek: true))), now: 3, room: later)
+        #expect(seek.count == 1)
+        if case .request(.seek(let to))? = seek.first { #expect(abs(to - 40) < 1) } else { Issue.record("not a seek request: \(seek)") }
+    }
+
     @Test func noHelloAFloodAndSilenceAreDropped() {
         var mute = SyncplayServerCore(now: 0)
         #expect(mute.tick(now: SyncplayServerCore.helloTimeout - 1, room: nil).isEmpty)
@@ -111,9 +146,9 @@ import Testing
         let file = SyncplayFile(name: "party.mp4", duration: 60, size: .bytes(1))
         #expect(core.receive(.set([.ready(username: nil, isReady: true, manuallyInitiated: false), .file(file)]), now: 1, room: Self.room)
             == [.setReady(true), .file(file)])
+        // Its playlist is handed to the gateway, never echoed back to it.
         #expect(core.receive(.set([.playlistChange(user: nil, files: ["party.mp4"]), .playlistIndex(user: nil, index: 0)]), now: 1, room: Self.room)
-            == [.send(.set([.playlistChange(user: "amy (Syncplay)", files: ["party.mp4"])])),
-                .send(.set([.playlistIndex(user: "amy (Syncplay)", index: 0)]))])
+            == [.playlist(["party.mp4"]), .playlistIndex(0)])
         #expect(core.tick(now: 1 + SyncplayServerCore.protocolTimeout + 0.1, room: Self.room).last
             == .close("no state from the client for \(SyncplayServerCore.protocolTimeout) s"))
     }

@@ -1,4 +1,6 @@
 import Foundation
+import NIOSSL
+import PartyNet
 import PartyKit
 import Testing
 import SyncplayKit
@@ -20,13 +22,18 @@ import SyncplayKit
         let mpv: MPVClient
         let socket: String
 
-        static func join(_ party: GatewayParty, name: String, password: String = GatewayParty.key, home: URL) async throws -> Peer {
+        /// `host`: the gateway's name as syncplay connects to it; `trusting`: a PEM file of roots
+        /// syncplay trusts for STARTTLS (its `SSL_CERT_FILE`).
+        static func join(_ party: GatewayParty, name: String, password: String = GatewayParty.key, home: URL,
+                         host: String = "127.0.0.1", trusting roots: String? = nil) async throws -> Peer {
             let socket = home.appendingPathComponent("\(name).sock").path
-            let process = try ChildProcess(SyncplayBinaries.client, [
-                "--no-gui", "--no-store", "-a", "127.0.0.1:\(party.gateway.port)", "-n", name, "-r", party.party, "-p", password,
+            // TANDEM_SYNCPLAY_DEBUG=1: syncplay logs every protocol line (printed when a test fails).
+            let debug = ProcessInfo.processInfo.environment["TANDEM_SYNCPLAY_DEBUG"] != nil ? ["--debug"] : []
+            let process = try ChildProcess(SyncplayBinaries.client, debug + [
+                "--no-gui", "--no-store", "-a", "\(host):\(party.gateway.port)", "-n", name, "-r", party.party, "-p", password,
                 "--player-path", SyncplayBinaries.mpv, TestSupport.partyFile,
                 "--", "--vo=null", "--ao=null", "--input-ipc-server=\(socket)",
-            ], home: home, log: "\(name).log")
+            ], home: home, log: "\(name).log", environment: roots.map { ["SSL_CERT_FILE": $0] } ?? [:])
             do {
                 let mpv = try await MPVClient.connect(path: socket, within: SyncplayGatewayTests.startBound)
                 return Peer(process: process, mpv: mpv, socket: socket)
@@ -68,12 +75,21 @@ import SyncplayKit
 
     /// Joins amy's syncplay + mpv to a party of `control`, waits until mpv has the file and the
     /// party lists amy, and runs `body`.
-    static func withPeer(control: ControlPolicy, _ body: (GatewayParty, Peer) async throws -> Void) async throws {
+    /// `tls`: the gateway offers STARTTLS with a certificate for localhost from a CA made here,
+    /// which syncplay is given to trust.
+    static func withPeer(control: ControlPolicy, tls: Bool = false, _ body: (GatewayParty, Peer) async throws -> Void) async throws {
         let home = try Self.home()
         defer { try? FileManager.default.removeItem(at: home) }
-        let party = try await GatewayParty.start(control: control)
+        var context: NIOSSLContext?
+        var roots: String?
+        if tls {
+            let folder = home.appendingPathComponent("tls").path
+            roots = try SyncplayTestCA().writeServerFolder(folder)
+            context = try ServerIdentity.load(certificateFile: folder + "/cert.pem", keyFile: folder + "/privkey.pem").makeServerContext()
+        }
+        let party = try await GatewayParty.start(control: control, tls: context)
         do {
-            let peer = try await Peer.join(party, name: "amy", home: home)
+            let peer = try await Peer.join(party, name: "amy", home: home, host: tls ? "localhost" : "127.0.0.1", trusting: roots)
             do {
                 try await TestSupport.eventually(Self.startBound, "amy (Syncplay) in the party's list") {
                     await party.names().contains(SyncplayPartyBridge.partyName("amy"))
@@ -101,7 +117,7 @@ import SyncplayKit
     /// lands at 0:00; in the failing runs the gateway's drift re-seeks then never bring it back
     /// (syncplay's log: "amy jumped from 00:20 to 00:00", then "from 00:04 to 00:00"). A gateway bug
     /// to fix (issue #13), not a timing bound to widen.
-    @Test(.disabled("flaky gateway bug: the Syncplay client's own playlist echo resets mpv to 0:00 at join (issue #13)"))
+    @Test
     func aSyncplayClientFollowsTheHostAndItsPauseReachesTheParty() async throws {
         if let missing = SyncplayBinaries.missing {
             print("skipping the Syncplay gateway test: \(missing)")
@@ -168,6 +184,25 @@ import SyncplayKit
             try await TestSupport.eventually(SyncplayRealServerTests.propagationBound, "the refusal in syncplay's console") {
                 peer.process.output.contains("<Tandem> refused: only the host can pause")
             }
+        }
+    }
+
+    /// Issue #13: STARTTLS at the gateway with the party server's identity (here a certificate from
+    /// a CA syncplay is told to trust): syncplay 1.6.9 says its connection is secure, joins the
+    /// party through it, and follows the host.
+    @Test func aSyncplayClientAskingForStartTLSJoinsEncrypted() async throws {
+        if let missing = SyncplayBinaries.missing {
+            print("skipping the Syncplay gateway test: \(missing)")
+            return
+        }
+        try await Self.withPeer(control: .host, tls: true) { party, peer in
+            try await TestSupport.eventually(SyncplayRealServerTests.propagationBound, "syncplay to report a secure connection") {
+                peer.process.output.contains("Secure connection established")
+            }
+            #expect(!peer.process.output.contains("This server does not support TLS"))
+            await party.host.request(.seek, value: 20)
+            await party.host.request(.play)
+            try await Self.expectFollowing(peer, party, playing: true, beyond: 19, "mpv to play with the host from 20 s over TLS")
         }
     }
 }

@@ -23,7 +23,9 @@ import SyncplayKit
         let socket: String
 
         /// `host`: the gateway's name as syncplay connects to it; `trusting`: a PEM file of roots
-        /// syncplay trusts for STARTTLS (its `SSL_CERT_FILE`).
+        /// syncplay trusts for STARTTLS. Syncplay 1.6.9 sets `SSL_CERT_FILE` to `certifi.where()`
+        /// itself (Debian's certifi: the system's bundle), so it is given a stand-in `certifi`
+        /// module first on its `PYTHONPATH` whose `where()` is that file.
         static func join(_ party: GatewayParty, name: String, password: String = GatewayParty.key, home: URL,
                          host: String = "127.0.0.1", trusting roots: String? = nil) async throws -> Peer {
             let socket = home.appendingPathComponent("\(name).sock").path
@@ -33,7 +35,7 @@ import SyncplayKit
                 "--no-gui", "--no-store", "-a", "\(host):\(party.gateway.port)", "-n", name, "-r", party.party, "-p", password,
                 "--player-path", SyncplayBinaries.mpv, TestSupport.partyFile,
                 "--", "--vo=null", "--ao=null", "--input-ipc-server=\(socket)",
-            ], home: home, log: "\(name).log", environment: roots.map { ["SSL_CERT_FILE": $0] } ?? [:])
+            ], home: home, log: "\(name).log", environment: try roots.map { ["PYTHONPATH": try certifiShim(trusting: $0, in: home)] } ?? [:])
             do {
                 let mpv = try await MPVClient.connect(path: socket, within: SyncplayGatewayTests.startBound)
                 return Peer(process: process, mpv: mpv, socket: socket)
@@ -43,6 +45,15 @@ import SyncplayKit
                 print("syncplay client log:\n\(process.output)")
                 throw error
             }
+        }
+
+        /// A folder holding a `certifi` package whose bundle is `roots`; returns the folder.
+        static func certifiShim(trusting roots: String, in home: URL) throws -> String {
+            let package = home.appendingPathComponent("certifi-shim/certifi")
+            try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+            try "def where():\n    return \(String(reflecting: roots))\n"
+                .write(to: package.appendingPathComponent("__init__.py"), atomically: true, encoding: .utf8)
+            return package.deletingLastPathComponent().path
         }
 
         func position() async -> Double? { (try? await mpv.get("time-pos"))?.double }
@@ -98,6 +109,9 @@ import SyncplayKit
                     (try? await peer.mpv.get("duration"))?.double != nil
                 }
                 try await body(party, peer)
+                // With TANDEM_SYNCPLAY_DEBUG: whether this run met the jump a joining client misses.
+                let missed = peer.process.output.components(separatedBy: "Ignored seek").count - 1
+                if missed > 0 { print("syncplay ignored \(missed) seek(s) right after opening its file (the gateway sent the jump again)") }
             } catch {
                 print("syncplay client log:\n\(peer.process.output)")
                 await peer.stop()

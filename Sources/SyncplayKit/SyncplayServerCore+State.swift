@@ -17,9 +17,18 @@ extension SyncplayServerCore {
             clientStampArrival = now
             if let echoed = ping.latencyCalculation { self.ping.received(echoed: echoed, peerRtt: ping.clientRtt ?? 0, now: now) }
         }
-        // While a forced state of ours is unacknowledged, the client's reports predate it.
-        guard serverIgnoringOnTheFly == 0, let playstate = state.playstate, let paused = playstate.paused, let room else { return [] }
+        // While a forced state of ours is unacknowledged, the client's reports predate it. A seek
+        // among them crossed our state on the way: kept for its answer to that state.
+        guard serverIgnoringOnTheFly == 0 else {
+            if let playstate = state.playstate, playstate.doSeek == true, let paused = playstate.paused {
+                crossedSeek = CrossedSeek(position: playstate.position, paused: paused, at: now)
+            }
+            return []
+        }
+        guard let playstate = state.playstate, let paused = playstate.paused, let room else { return [] }
         let position = paused ? playstate.position : playstate.position + ping.forwardDelay
+        let crossed = crossedSeek
+        crossedSeek = nil
         if playstate.doSeek == true {
             // Its answer to our jump says it is elsewhere: it did not take the jump (Syncplay's
             // client ignores a seek past 5 s for 1 s after it opened its file, and then reports
@@ -31,6 +40,13 @@ extension SyncplayServerCore {
             return [.request(.seek(to: position))]
         }
         if paused != room.paused { return [.request(paused ? .pause(at: position) : .play(at: position))] }
+        // Its answer to our state says its player stayed where it had sought, away from the room:
+        // its user's seek, which Syncplay's server would lose (the client no longer reports it as
+        // one: its own position already was there).
+        if let crossed, abs(position - crossed.expected(at: now)) <= CrossedSeek.tolerance,
+           abs(position - room.position) > CrossedSeek.tolerance {
+            return [.request(.seek(to: position))]
+        }
         // Same pause state as the room: how far off is its player?
         guard drift.observe(position - room.position, now: now) else { return [] }
         return force(room, doSeek: true, correcting: true, now: now)
@@ -92,4 +108,19 @@ struct DriftWatch: Sendable, Equatable {
         over = 0
         lastCorrection = now
     }
+}
+
+/// A seek the client reported while a forced state of ours was on its way to it (its report
+/// predates that state, so it is not taken then; see ``SyncplayServerCore/clientState``).
+struct CrossedSeek: Sendable, Equatable {
+    /// How close the client's answer must be to where it sought (a polled position and a message's
+    /// age: tens of milliseconds), and how far from the room (beyond that noise), to be that seek.
+    static let tolerance = 1.0
+
+    var position: Double
+    var paused: Bool
+    var at: Double
+
+    /// Where the client's player is by `now` if it stayed with its seek.
+    func expected(at now: Double) -> Double { paused ? position : position + (now - at) }
 }

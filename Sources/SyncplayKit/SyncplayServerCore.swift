@@ -100,6 +100,8 @@ public struct SyncplayServerCore: Sendable {
     /// jump again because the client did not take it.
     var unacknowledgedJump = false
     var rejumpAt: Double?
+    /// A seek of the client's that crossed a forced state of ours.
+    var crossedSeek: CrossedSeek?
 
     /// A connection opened at `now`.
     public init(motd: String = "", offersTLS: Bool = false, now: Double) {

@@ -66,6 +66,28 @@ import Testing
         if case .request(.seek(let to))? = seek.first { #expect(abs(to - 40) < 1) } else { Issue.record("not a seek request: \(seek)") }
     }
 
+    /// The second flake of the gateway's follow test: mpv seeks just as the party's pause (a forced
+    /// state) is on its way; the report crosses it and predates it. Syncplay's server drops it, and
+    /// the client, whose player already is there, does not report it again. Its answer to our state
+    /// saying its player stayed there makes it a seek request.
+    @Test func aSeekThatCrossedOurForcedStateIsStillASeek() {
+        var core = Self.joined()
+        _ = core.receive(.state(SyncplayState(playstate: .init(position: 12, paused: true), ignoringOnTheFly: .init(server: 1))), now: 0.1,
+                         room: Self.room)
+        let paused = SyncplayServerCore.Room(position: 41, paused: true, setBy: "amy")
+        _ = core.force(paused, doSeek: false, now: 1)
+        let crossing = SyncplayState(playstate: .init(position: 10, paused: true, doSeek: true), ignoringOnTheFly: .init(client: 1))
+        #expect(core.receive(.state(crossing), now: 1.05, room: paused).isEmpty)
+        let answer = SyncplayState(playstate: .init(position: 10, paused: true), ignoringOnTheFly: .init(server: 1))
+        #expect(core.receive(.state(answer), now: 1.1, room: paused) == [.request(.seek(to: 10))])
+
+        // A client that took our jump instead (its answer is at the room) made no request.
+        _ = core.force(paused, doSeek: true, now: 2)
+        _ = core.receive(.state(crossing), now: 2.05, room: paused)
+        #expect(core.receive(.state(SyncplayState(playstate: .init(position: 41, paused: true), ignoringOnTheFly: .init(server: 1))),
+                             now: 2.1, room: paused).isEmpty)
+    }
+
     @Test func noHelloAFloodAndSilenceAreDropped() {
         var mute = SyncplayServerCore(now: 0)
         #expect(mute.tick(now: SyncplayServerCore.helloTimeout - 1, room: nil).isEmpty)

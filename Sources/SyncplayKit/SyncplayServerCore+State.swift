@@ -2,14 +2,8 @@
 /// requests; its drift is watched), the room's states out.
 extension SyncplayServerCore {
     mutating func clientState(_ state: SyncplayState, now: Double, room: Room?) -> [Action] {
-        // Whether this report is the client's first since it took forced states with a jump.
-        var answersJump = false
         if let ignoring = state.ignoringOnTheFly {
-            if let server = ignoring.server, server == serverIgnoringOnTheFly {
-                serverIgnoringOnTheFly = 0
-                answersJump = unacknowledgedJump
-                unacknowledgedJump = false
-            }
+            if let server = ignoring.server, server == serverIgnoringOnTheFly { serverIgnoringOnTheFly = 0 }
             if let client = ignoring.client { clientIgnoringOnTheFly = client }
         }
         if let ping = state.ping {
@@ -17,34 +11,41 @@ extension SyncplayServerCore {
             clientStampArrival = now
             if let echoed = ping.latencyCalculation { self.ping.received(echoed: echoed, peerRtt: ping.clientRtt ?? 0, now: now) }
         }
+        // A `doSeek` is its user's seek only when its player moved since its last report. Syncplay
+        // 1.6.9 also says `doSeek` when its player stayed put: when it ignored our jump (it ignores
+        // seeks past 5 s for 1 s after opening its file) and finds itself away from the room, and
+        // when its player's real position replaces the 0 it assumed while the file opened. Such a
+        // report moves nobody; the client is sent the room's position again once it takes seeks.
+        var sought = false
+        if let playstate = state.playstate, let paused = playstate.paused {
+            let report = ReportedPosition(position: playstate.position, paused: paused, at: now)
+            if playstate.doSeek == true {
+                if let last = lastReport, abs(report.position - last.expected(at: now)) > ReportedPosition.stayedTolerance {
+                    sought = true
+                } else if let room, abs(report.position - room.position) > ReportedPosition.stayedTolerance {
+                    rejumpAt = now + Self.rejumpDelay
+                }
+            }
+            lastReport = report
+        }
         // While a forced state of ours is unacknowledged, the client's reports predate it. A seek
         // among them crossed our state on the way: kept for its answer to that state.
         guard serverIgnoringOnTheFly == 0 else {
-            if let playstate = state.playstate, playstate.doSeek == true, let paused = playstate.paused {
-                crossedSeek = CrossedSeek(position: playstate.position, paused: paused, at: now)
-            }
+            if sought { crossedSeek = lastReport }
             return []
         }
         guard let playstate = state.playstate, let paused = playstate.paused, let room else { return [] }
         let position = paused ? playstate.position : playstate.position + ping.forwardDelay
         let crossed = crossedSeek
         crossedSeek = nil
-        if playstate.doSeek == true {
-            // Its answer to our jump says it is elsewhere: it did not take the jump (Syncplay's
-            // client ignores a seek past 5 s for 1 s after it opened its file, and then reports
-            // the position it stayed at as its own seek). Not its user's seek: the jump again, later.
-            if answersJump {
-                rejumpAt = now + Self.rejumpDelay
-                return []
-            }
-            return [.request(.seek(to: position))]
-        }
+        if sought { return [.request(.seek(to: position))] }
+        if playstate.doSeek == true { return [] }
         if paused != room.paused { return [.request(paused ? .pause(at: position) : .play(at: position))] }
         // Its answer to our state says its player stayed where it had sought, away from the room:
         // its user's seek, which Syncplay's server would lose (the client no longer reports it as
         // one: its own position already was there).
-        if let crossed, abs(position - crossed.expected(at: now)) <= CrossedSeek.tolerance,
-           abs(position - room.position) > CrossedSeek.tolerance {
+        if let crossed, abs(position - crossed.expected(at: now)) <= ReportedPosition.stayedTolerance,
+           abs(position - room.position) > ReportedPosition.stayedTolerance {
             return [.request(.seek(to: position))]
         }
         // Same pause state as the room: how far off is its player?
@@ -55,10 +56,7 @@ extension SyncplayServerCore {
     mutating func sendState(_ room: Room, doSeek: Bool, forced: Bool, now: Double) -> [Action] {
         if forced {
             serverIgnoringOnTheFly += 1
-            if doSeek {
-                unacknowledgedJump = true
-                rejumpAt = nil
-            }
+            if doSeek { rejumpAt = nil }
         }
         // Syncplay's server holds its regular states while a forced one is unacknowledged.
         guard forced || serverIgnoringOnTheFly == 0 else { return [] }
@@ -110,17 +108,19 @@ struct DriftWatch: Sendable, Equatable {
     }
 }
 
-/// A seek the client reported while a forced state of ours was on its way to it (its report
-/// predates that state, so it is not taken then; see ``SyncplayServerCore/clientState``).
-struct CrossedSeek: Sendable, Equatable {
-    /// How close the client's answer must be to where it sought (a polled position and a message's
-    /// age: tens of milliseconds), and how far from the room (beyond that noise), to be that seek.
-    static let tolerance = 1.0
+/// Where a client's report put its player, to tell its user's seeks from Syncplay's bookkeeping
+/// (see ``SyncplayServerCore/clientState``).
+struct ReportedPosition: Sendable, Equatable {
+    /// A player within this of where its last report puts it by now did not seek: the report's
+    /// own age and polling (tens of milliseconds), plus the up to 1 s Syncplay's client assumes 0
+    /// while a file opens (its `MPV_NEWFILE_IGNORE_TIME`), with margin. Syncplay itself calls a
+    /// move of 1 s a seek; a user's seek shorter than this reaches the party only as drift.
+    static let stayedTolerance = 2.0
 
     var position: Double
     var paused: Bool
     var at: Double
 
-    /// Where the client's player is by `now` if it stayed with its seek.
+    /// Where the player is by `now` if it did not seek.
     func expected(at now: Double) -> Double { paused ? position : position + (now - at) }
 }

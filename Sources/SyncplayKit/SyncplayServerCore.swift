@@ -70,9 +70,9 @@ public struct SyncplayServerCore: Sendable {
     /// More lines than this in one second is a flood: the client is dropped. A Syncplay client sends
     /// about two a second (its answer to each state, and a change now and then).
     public static let floodLimit = 100
-    /// How long after a client failed to take a jump it is sent the jump again: Syncplay's client
-    /// ignores seeks past 5 s for 1 s after it (re)opened its file with a rewind (`setPosition`,
-    /// "Ignored seek … after rewind"); half a second more for its player poll and the message.
+    /// How long after a client said `doSeek` without moving it is sent the room's position again:
+    /// Syncplay's client ignores seeks past 5 s for 1 s after it (re)opened its file with a rewind
+    /// (`setPosition`, "Ignored seek … after rewind"); half a second more for its poll and the message.
     public static let rejumpDelay = 1.5
     /// The name on states the gateway forces by its own decision (a refusal, a correction): never
     /// the client's own, which its player would ignore ("caught attempt to seek with self").
@@ -96,12 +96,11 @@ public struct SyncplayServerCore: Sendable {
     var windowStart: Double
     var windowCount = 0
     var drift = DriftWatch()
-    /// Whether a forced state not yet acknowledged was a jump (`doSeek`), and when to send the
-    /// jump again because the client did not take it.
-    var unacknowledgedJump = false
+    /// When to send the room's position again to a client that said `doSeek` without moving.
     var rejumpAt: Double?
-    /// A seek of the client's that crossed a forced state of ours.
-    var crossedSeek: CrossedSeek?
+    /// The client's last reported position, and a seek of its that crossed a forced state of ours.
+    var lastReport: ReportedPosition?
+    var crossedSeek: ReportedPosition?
 
     /// A connection opened at `now`.
     public init(motd: String = "", offersTLS: Bool = false, now: Double) {

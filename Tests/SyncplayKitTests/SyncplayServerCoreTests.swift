@@ -44,24 +44,29 @@ import Testing
     }
 
     /// The gateway flake of issue #13: Syncplay 1.6.9 ignores a jump that comes within 1 s of
-    /// opening its file, then reports the position it stayed at as its own seek in its answer to
-    /// that jump. That answer is not a seek of the party's; the client is sent the jump again.
-    @Test func aClientThatDidNotTakeAJumpGetsItAgainAndMovesNobody() {
+    /// opening its file and then says `doSeek` where its player stayed (in its answer to that
+    /// jump, or when its real position replaces the 0 it assumed while opening). That moves nobody;
+    /// the client is sent the room's position again. A seek that moves its player is a request.
+    @Test func aDoSeekWhereThePlayerStayedMovesNobodyAndIsAnsweredWithTheRoom() {
         var core = Self.joined()
-        _ = core.receive(.state(SyncplayState(playstate: .init(position: 12, paused: true), ignoringOnTheFly: .init(server: 1))), now: 0.1,
-                         room: Self.room)
+        let start = SyncplayServerCore.Room(position: 0, paused: true, setBy: "Hana")
+        _ = core.receive(.state(SyncplayState(playstate: .init(position: 0, paused: true), ignoringOnTheFly: .init(server: 1))), now: 0.1,
+                         room: start)
         let playing = SyncplayServerCore.Room(position: 20, paused: false, setBy: "Hana")
         _ = core.force(playing, doSeek: true, now: 1)
         let answer = SyncplayState(playstate: .init(position: 0, paused: false, doSeek: true), ignoringOnTheFly: .init(server: 1, client: 1))
         #expect(core.receive(.state(answer), now: 1.1, room: playing).isEmpty)
         #expect(Self.states(core.tick(now: 1.2, room: playing)).first?.playstate?.doSeek != true)
-        let later = SyncplayServerCore.Room(position: 21.6, paused: false, setBy: "Hana")
-        let again = Self.states(core.tick(now: 1.1 + SyncplayServerCore.rejumpDelay, room: later)).first
-        #expect(again?.playstate == .init(position: 21.6, paused: false, doSeek: true, setBy: "Hana"))
-        // Once it has taken the jump, its own seek is a request again.
-        _ = core.receive(.state(SyncplayState(playstate: .init(position: 21.7, paused: false), ignoringOnTheFly: .init(server: 1))), now: 2.7,
+        // Its real position replacing the assumed 0 a second later: no seek either.
+        let replaced = SyncplayState(playstate: .init(position: 1.05, paused: false, doSeek: true))
+        #expect(core.receive(.state(replaced), now: 2.1, room: .init(position: 21.1, paused: false, setBy: "Hana")).isEmpty)
+        let later = SyncplayServerCore.Room(position: 22.6, paused: false, setBy: "Hana")
+        let again = Self.states(core.tick(now: 2.1 + SyncplayServerCore.rejumpDelay, room: later)).first
+        #expect(again?.playstate == .init(position: 22.6, paused: false, doSeek: true, setBy: "Hana"))
+        // Once it has taken the jump, a seek of its user's (its player moved) is a request.
+        _ = core.receive(.state(SyncplayState(playstate: .init(position: 22.7, paused: false), ignoringOnTheFly: .init(server: 1))), now: 3.6,
                          room: later)
-        let seek = core.receive(.state(SyncplayState(playstate: .init(position: 40, paused: false, doSeek: true))), now: 3, room: later)
+        let seek = core.receive(.state(SyncplayState(playstate: .init(position: 40, paused: false, doSeek: true))), now: 4, room: later)
         #expect(seek.count == 1)
         if case .request(.seek(let to))? = seek.first { #expect(abs(to - 40) < 1) } else { Issue.record("not a seek request: \(seek)") }
     }
@@ -72,7 +77,7 @@ import Testing
     /// saying its player stayed there makes it a seek request.
     @Test func aSeekThatCrossedOurForcedStateIsStillASeek() {
         var core = Self.joined()
-        _ = core.receive(.state(SyncplayState(playstate: .init(position: 12, paused: true), ignoringOnTheFly: .init(server: 1))), now: 0.1,
+        _ = core.receive(.state(SyncplayState(playstate: .init(position: 41, paused: true), ignoringOnTheFly: .init(server: 1))), now: 0.1,
                          room: Self.room)
         let paused = SyncplayServerCore.Room(position: 41, paused: true, setBy: "amy")
         _ = core.force(paused, doSeek: false, now: 1)
@@ -83,7 +88,7 @@ import Testing
 
         // A client that took our jump instead (its answer is at the room) made no request.
         _ = core.force(paused, doSeek: true, now: 2)
-        _ = core.receive(.state(crossing), now: 2.05, room: paused)
+        _ = core.receive(.state(SyncplayState(playstate: .init(position: 30, paused: true, doSeek: true))), now: 2.05, room: paused)
         #expect(core.receive(.state(SyncplayState(playstate: .init(position: 41, paused: true), ignoringOnTheFly: .init(server: 1))),
                              now: 2.1, room: paused).isEmpty)
     }

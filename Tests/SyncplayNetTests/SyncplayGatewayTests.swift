@@ -127,9 +127,9 @@ import SyncplayKit
 
     /// Was disabled as flaky (issue #13; docs/syncplay.md, "The jump a joining client misses"):
     /// syncplay 1.6.9 ignores the host's seek to 20 s when it comes within 1 s of opening its file,
-    /// and its answer reported the 0:00 it stayed at as its own seek, which moved the whole party
-    /// back. Also: mpv's seek to 10 s crossing the party's forced pause state was lost. Both fixed
-    /// in `SyncplayServerCore`; with TANDEM_SYNCPLAY_DEBUG=1 a run says when it met the first.
+    /// then says `doSeek` where its player stayed (near 0:00), which moved the whole party back.
+    /// Also: mpv's seek to 10 s crossing the party's forced pause state was lost. Both fixed in
+    /// `SyncplayServerCore`; with TANDEM_SYNCPLAY_DEBUG=1 a run says when it met the first.
     @Test
     func aSyncplayClientFollowsTheHostAndItsPauseReachesTheParty() async throws {
         if let missing = SyncplayBinaries.missing {

@@ -31,6 +31,7 @@ extension SyncplayPartyBridge {
         case .refused(let refused):
             // The client's player did what was refused: it is forced back to the party.
             guard let request = pending.removeValue(forKey: refused.id), let room = room(at: now) else { return [] }
+            if case .item = request { return playlistRefused(reason: refused.reason) }
             if case .seek = request { return refusedBack(room, doSeek: true, reason: refused.reason, now: now) }
             return refusedBack(room, doSeek: false, reason: refused.reason, now: now)
         case .error(let error):
@@ -88,7 +89,7 @@ extension SyncplayPartyBridge {
         if next.item != current.item, items.indices.contains(next.item) {
             out += tell(.chat(SyncplayChat(username: SyncplayServerCore.gatewayName,
                                                  message: "the party moved to item \(next.item + 1): \(items[next.item].title)")))
-            out += fileCheck()
+            out += itemChanged(to: next.item, by: setBy(next)) + fileCheck()
         }
         guard let room = room(at: now) else { return out }
         return out + perform(core.force(room, doSeek: next.jump, now: now), now: now)

@@ -14,6 +14,8 @@ public struct SyncplayPartyBridge: Sendable {
         case syncplay(SyncplayMessage)
         /// Close the Syncplay connection after the lines before (the reason is for the log).
         case close(String)
+        /// STARTTLS: put the gateway's TLS server in front of the connection, after the lines before.
+        case startTLS
         /// Check `digest` (the MD5 hex the client gave) against party `party`'s key, in constant
         /// time and under the wrong-key limits; answer with ``keyChecked(_:now:)``.
         case checkKey(party: String, digest: String)
@@ -57,9 +59,13 @@ public struct SyncplayPartyBridge: Sendable {
     var nextCommand = 1
     /// Commands sent and not yet answered by a timeline or a refusal.
     var pending: [Int: SyncplayServerCore.Request] = [:]
+    /// The shared playlist the client was given (the party's items), once its file mapped onto
+    /// the party's item; nil before (SyncplayPartyBridge+Playlist).
+    var sharedPlaylist: [String]?
 
-    public init(motd: String = "", now: Double) {
-        core = SyncplayServerCore(motd: motd, now: now)
+    /// `offersTLS`: the gateway has a certificate, and a client asking for STARTTLS gets it.
+    public init(motd: String = "", offersTLS: Bool = false, now: Double) {
+        core = SyncplayServerCore(motd: motd, offersTLS: offersTLS, now: now)
     }
 
     /// The room's state for the client at `now`.
@@ -118,6 +124,7 @@ public struct SyncplayPartyBridge: Sendable {
         for action in actions {
             switch action {
             case .send(let message): out.append(.syncplay(message))
+            case .startTLS: out.append(.startTLS)
             case .close(let reason):
                 out.append(.close(reason))
                 if me != nil {
@@ -138,7 +145,11 @@ public struct SyncplayPartyBridge: Sendable {
                 out += status()
             case .file(let file):
                 self.file = file
-                out += fileCheck()
+                out += fileCheck() + offerPlaylist()
+            case .playlist:
+                out += clientEditedPlaylist()
+            case .playlistIndex(let index):
+                out += clientChose(index)
             case .listRequested:
                 out += tell(.list(userList()))
             }
@@ -146,7 +157,7 @@ public struct SyncplayPartyBridge: Sendable {
         return out
     }
 
-    private mutating func command(_ request: SyncplayServerCore.Request) -> [Output] {
+    mutating func command(_ request: SyncplayServerCore.Request) -> [Output] {
         let id = nextCommand
         nextCommand += 1
         pending[id] = request
@@ -154,6 +165,7 @@ public struct SyncplayPartyBridge: Sendable {
         case .pause: Command(id: id, action: .pause)
         case .play: Command(id: id, action: .play)
         case .seek(let to): Command(id: id, action: .seek, value: max(0, to))
+        case .item(let index): Command(id: id, action: .item, value: Double(index))
         }
         return [.party(.command(command))]
     }

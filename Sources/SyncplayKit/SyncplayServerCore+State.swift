@@ -11,18 +11,53 @@ extension SyncplayServerCore {
             clientStampArrival = now
             if let echoed = ping.latencyCalculation { self.ping.received(echoed: echoed, peerRtt: ping.clientRtt ?? 0, now: now) }
         }
-        // While a forced state of ours is unacknowledged, the client's reports predate it.
-        guard serverIgnoringOnTheFly == 0, let playstate = state.playstate, let paused = playstate.paused, let room else { return [] }
+        // A `doSeek` is its user's seek only when its player moved since its last report. Syncplay
+        // 1.6.9 also says `doSeek` when its player stayed put: when it ignored our jump (it ignores
+        // seeks past 5 s for 1 s after opening its file) and finds itself away from the room, and
+        // when its player's real position replaces the 0 it assumed while the file opened. Such a
+        // report moves nobody; the client is sent the room's position again once it takes seeks.
+        var sought = false
+        if let playstate = state.playstate, let paused = playstate.paused {
+            let report = ReportedPosition(position: playstate.position, paused: paused, at: now)
+            if playstate.doSeek == true {
+                if let last = lastReport, abs(report.position - last.expected(at: now)) > ReportedPosition.stayedTolerance {
+                    sought = true
+                } else if let room, abs(report.position - room.position) > ReportedPosition.stayedTolerance {
+                    rejumpAt = now + Self.rejumpDelay
+                }
+            }
+            lastReport = report
+        }
+        // While a forced state of ours is unacknowledged, the client's reports predate it. A seek
+        // among them crossed our state on the way: kept for its answer to that state.
+        guard serverIgnoringOnTheFly == 0 else {
+            if sought { crossedSeek = lastReport }
+            return []
+        }
+        guard let playstate = state.playstate, let paused = playstate.paused, let room else { return [] }
         let position = paused ? playstate.position : playstate.position + ping.forwardDelay
-        if playstate.doSeek == true { return [.request(.seek(to: position))] }
+        let crossed = crossedSeek
+        crossedSeek = nil
+        if sought { return [.request(.seek(to: position))] }
+        if playstate.doSeek == true { return [] }
         if paused != room.paused { return [.request(paused ? .pause(at: position) : .play(at: position))] }
+        // Its answer to our state says its player stayed where it had sought, away from the room:
+        // its user's seek, which Syncplay's server would lose (the client no longer reports it as
+        // one: its own position already was there).
+        if let crossed, abs(position - crossed.expected(at: now)) <= ReportedPosition.stayedTolerance,
+           abs(position - room.position) > ReportedPosition.stayedTolerance {
+            return [.request(.seek(to: position))]
+        }
         // Same pause state as the room: how far off is its player?
         guard drift.observe(position - room.position, now: now) else { return [] }
         return force(room, doSeek: true, correcting: true, now: now)
     }
 
     mutating func sendState(_ room: Room, doSeek: Bool, forced: Bool, now: Double) -> [Action] {
-        if forced { serverIgnoringOnTheFly += 1 }
+        if forced {
+            serverIgnoringOnTheFly += 1
+            if doSeek { rejumpAt = nil }
+        }
         // Syncplay's server holds its regular states while a forced one is unacknowledged.
         guard forced || serverIgnoringOnTheFly == 0 else { return [] }
         lastSent = now
@@ -71,4 +106,21 @@ struct DriftWatch: Sendable, Equatable {
         over = 0
         lastCorrection = now
     }
+}
+
+/// Where a client's report put its player, to tell its user's seeks from Syncplay's bookkeeping
+/// (see ``SyncplayServerCore/clientState``).
+struct ReportedPosition: Sendable, Equatable {
+    /// A player within this of where its last report puts it by now did not seek: the report's
+    /// own age and polling (tens of milliseconds), plus the up to 1 s Syncplay's client assumes 0
+    /// while a file opens (its `MPV_NEWFILE_IGNORE_TIME`), with margin. Syncplay itself calls a
+    /// move of 1 s a seek; a user's seek shorter than this reaches the party only as drift.
+    static let stayedTolerance = 2.0
+
+    var position: Double
+    var paused: Bool
+    var at: Double
+
+    /// Where the player is by `now` if it did not seek.
+    func expected(at now: Double) -> Double { paused ? position : position + (now - at) }
 }

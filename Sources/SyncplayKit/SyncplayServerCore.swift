@@ -5,7 +5,8 @@ import Foundation
 /// parties: the gateway tells it the room's playstate, checks the password it is handed, and
 /// carries out what it asks (join as NAME, request a pause or seek, relay a chat line).
 ///
-/// It answers STARTTLS with "false" (the gateway has no TLS of its own), hands the password's MD5
+/// It answers STARTTLS with "true" when the gateway has a TLS identity (``offersTLS``; the gateway
+/// then puts TLS in front of the connection, ``Action/startTLS``) and "false" otherwise, hands the password's MD5
 /// to the gateway with the join, sends a `State` every ``stateInterval`` with the ping fields,
 /// settles the "ignoring on the fly" counters as Syncplay's server does, and turns a client's
 /// pause, resume and seek into requests; a refused request is answered with a forced state, so the
@@ -29,6 +30,9 @@ public struct SyncplayServerCore: Sendable {
         case pause(at: Double)
         case play(at: Double)
         case seek(to: Double)
+        /// Another entry of the shared playlist, chosen by the client (the bridge's mapping: the
+        /// party's item of that index).
+        case item(Int)
     }
 
     public enum Action: Sendable, Equatable {
@@ -41,10 +45,17 @@ public struct SyncplayServerCore: Sendable {
         case setReady(Bool)
         /// The client announced its file.
         case file(SyncplayFile)
+        /// The client changed its shared playlist / its entry (never echoed back to it: a
+        /// Syncplay client takes an index from "someone" as a switch to make, docs/syncplay.md).
+        case playlist([String])
+        case playlistIndex(Int)
         /// The client asked who is there: answer with ``list(_:)``.
         case listRequested
         /// Close the connection (after sending what came before).
         case close(String)
+        /// Put TLS in front of the connection now, after the lines before: the client's TLS
+        /// handshake comes next, and everything after it is encrypted.
+        case startTLS
     }
 
     public enum Phase: Sendable, Equatable { case awaitingHello, joining, inRoom, closed }
@@ -59,11 +70,19 @@ public struct SyncplayServerCore: Sendable {
     /// More lines than this in one second is a flood: the client is dropped. A Syncplay client sends
     /// about two a second (its answer to each state, and a change now and then).
     public static let floodLimit = 100
+    /// How long after a client said `doSeek` without moving it is sent the room's position again:
+    /// Syncplay's client ignores seeks past 5 s for 1 s after it (re)opened its file with a rewind
+    /// (`setPosition`, "Ignored seek … after rewind"); half a second more for its poll and the message.
+    public static let rejumpDelay = 1.5
     /// The name on states the gateway forces by its own decision (a refusal, a correction): never
     /// the client's own, which its player would ignore ("caught attempt to seek with self").
     public static let gatewayName = "Tandem"
 
     public let motd: String
+    /// Whether a client asking for STARTTLS gets it (the gateway has a certificate).
+    public let offersTLS: Bool
+    /// STARTTLS was agreed: the rest of the connection is TLS.
+    public internal(set) var tlsStarted = false
     public internal(set) var phase = Phase.awaitingHello
     public internal(set) var name = ""
     public internal(set) var clientVersion = SyncplayClientCore.compatibilityVersion
@@ -77,10 +96,16 @@ public struct SyncplayServerCore: Sendable {
     var windowStart: Double
     var windowCount = 0
     var drift = DriftWatch()
+    /// When to send the room's position again to a client that said `doSeek` without moving.
+    var rejumpAt: Double?
+    /// The client's last reported position, and a seek of its that crossed a forced state of ours.
+    var lastReport: ReportedPosition?
+    var crossedSeek: ReportedPosition?
 
     /// A connection opened at `now`.
-    public init(motd: String = "", now: Double) {
+    public init(motd: String = "", offersTLS: Bool = false, now: Double) {
         self.motd = motd
+        self.offersTLS = offersTLS
         lastHeard = now
         windowStart = now
     }
@@ -96,9 +121,14 @@ public struct SyncplayServerCore: Sendable {
         windowCount += 1
         if windowCount > Self.floodLimit { return deny("more than \(Self.floodLimit) messages a second") }
         switch message {
-        case .tls:
-            // Syncplay answers "false" once logged in too.
-            return [.send(.tls(startTLS: "false"))]
+        case .tls(let request):
+            // As Syncplay's server: only before the hello, once, and "false" otherwise (once
+            // logged in too).
+            guard request.contains("send"), offersTLS, phase == .awaitingHello, !tlsStarted else {
+                return [.send(.tls(startTLS: "false"))]
+            }
+            tlsStarted = true
+            return [.send(.tls(startTLS: "true")), .startTLS]
         case .hello(let hello):
             guard phase == .awaitingHello else { return [] }
             guard let name = hello.username?.trimmingCharacters(in: .whitespaces), !name.isEmpty,
@@ -131,8 +161,10 @@ public struct SyncplayServerCore: Sendable {
         let hello = SyncplayHello(username: name, room: room, version: clientVersion, realVersion: SyncplayClientCore.protocolVersion,
                                   motd: motd, features: ["isolateRooms": .bool(true), "readiness": .bool(true),
                                                          "managedRooms": .bool(false), "chat": .bool(true)])
-        // As Syncplay's server: the room's (empty) shared playlist first. A client given a file waits
-        // for a playlist before it loads the file into its player.
+        // As Syncplay's server: the room's shared playlist first, empty here. A client given a file
+        // waits for a playlist before it loads the file into its player, and a non-empty one whose
+        // entry is that very file makes Syncplay 1.6.9 never load it; the party's items follow
+        // once the client has its file open (SyncplayPartyBridge+Playlist).
         return [.send(.set([.playlistChange(user: nil, files: [])])), .send(.set([.playlistIndex(user: nil, index: nil)])),
                 .send(.hello(hello))] + sendState(state, doSeek: true, forced: true, now: now)
     }
@@ -151,6 +183,10 @@ public struct SyncplayServerCore: Sendable {
             return deny("no Hello within \(Self.helloTimeout) s")
         case .inRoom:
             if now - lastHeard > Self.protocolTimeout { return deny("no state from the client for \(Self.protocolTimeout) s") }
+            if let at = rejumpAt, now >= at, let room {
+                rejumpAt = nil
+                return force(room, doSeek: true, correcting: true, now: now)
+            }
             guard let room, now - lastSent >= Self.stateInterval else { return [] }
             return sendState(room, doSeek: false, forced: false, now: now)
         default:
@@ -191,9 +227,11 @@ public struct SyncplayServerCore: Sendable {
                 switch setting {
                 case .ready(_, let isReady?, _): .setReady(isReady)
                 case .file(let file): .file(file)
-                // The client's own playlist, echoed as Syncplay's server does; the party's items do not change.
-                case .playlistChange(_, let files): .send(.set([.playlistChange(user: name, files: files)]))
-                case .playlistIndex(_, let index): .send(.set([.playlistIndex(user: name, index: index)]))
+                // Not echoed as Syncplay's server echoes them: the client already holds what it
+                // sent, and an index "from amy" (itself) makes it switch files, rewind, and report
+                // that rewind as a seek of the party's. The bridge maps them onto the party.
+                case .playlistChange(_, let files): .playlist(files)
+                case .playlistIndex(_, let index?): .playlistIndex(index)
                 default: nil
                 }
             }

@@ -1,6 +1,7 @@
 import Logging
 import MediaTime
 import NIOCore
+import NIOSSL
 import PartyKit
 import PartyNet
 import SyncplayKit
@@ -24,12 +25,12 @@ final class SyncplayGatewayClient: Sendable {
     private let inputs: AsyncStream<Input>.Continuation
     private let run: Task<Void, Never>
 
-    init(channel: any Channel, peer: String, parties: PartyServerRunner, logger: Logger,
+    init(channel: any Channel, peer: String, parties: PartyServerRunner, tls: NIOSSLContext?, logger: Logger,
          onEnd: @escaping @Sendable (SyncplayGatewayClient) -> Void) {
         self.channel = channel
         let (stream, inputs) = AsyncStream.makeStream(of: Input.self)
         self.inputs = inputs
-        let driver = Driver(channel: channel, peer: peer, parties: parties, inputs: inputs, logger: logger)
+        let driver = Driver(channel: channel, peer: peer, parties: parties, tls: tls, inputs: inputs, logger: logger)
         run = Task { await driver.run(stream) }
         let run = run
         Task { [weak self] in
@@ -52,12 +53,14 @@ final class SyncplayGatewayClient: Sendable {
         let channel: any Channel
         let peer: String
         let parties: PartyServerRunner
+        /// The party server's TLS identity, offered to clients asking for STARTTLS.
+        let tls: NIOSSLContext?
         let inputs: AsyncStream<Input>.Continuation
         let logger: Logger
         let clock = MonotonicTimeSource()
 
         func run(_ stream: AsyncStream<Input>) async {
-            var bridge = SyncplayPartyBridge(now: clock.now())
+            var bridge = SyncplayPartyBridge(offersTLS: tls != nil, now: clock.now())
             var member: Int?
             var timer: Task<Void, Never>?
             let ticker = Task { [inputs] in
@@ -86,6 +89,7 @@ final class SyncplayGatewayClient: Sendable {
                     await perform(outputs, &member, &timer, &bridge)
                     break loop
                 case .connection(.tlsEstablished):
+                    logger.debug("syncplay client encrypted (STARTTLS)", metadata: ["peer": "\(peer)"])
                     outputs = []
                 case .party(.message(let message)):
                     outputs = bridge.fromParty(message, now: now)
@@ -112,6 +116,8 @@ final class SyncplayGatewayClient: Sendable {
                 switch output {
                 case .syncplay(let message):
                     channel.writeAndFlush(channel.allocator.buffer(string: SyncplayCodec.encodeLine(message)), promise: nil)
+                case .startTLS:
+                    startTLS()
                 case .close(let reason):
                     logger.info("syncplay client closed", metadata: ["peer": "\(peer)", "reason": "\(reason)"])
                     SyncplayLingeringClose.close(channel)
@@ -148,6 +154,21 @@ final class SyncplayGatewayClient: Sendable {
                     }
                 case .log(let line):
                     logger.info("\(line)", metadata: ["peer": "\(peer)"])
+                }
+            }
+        }
+
+        /// Puts a TLS server in front of the line handler. On the event loop, after the writes
+        /// already asked for (the "true" answer goes out in plain text): the next bytes are the
+        /// client's handshake.
+        private func startTLS() {
+            guard let tls else { return }
+            let channel = channel
+            channel.eventLoop.execute {
+                do {
+                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls), position: .first)
+                } catch {
+                    channel.pipeline.fireErrorCaught(error)
                 }
             }
         }

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 import PartyNet
 import SyncplayKit
 import Synchronization
@@ -8,8 +9,9 @@ import Synchronization
 /// `tandem serve --syncplay [HOST:]PORT`: a Syncplay server on a TCP port whose rooms are the
 /// parties of a ``PartyServerRunner`` in this process. Each Syncplay client is a
 /// ``SyncplayGatewayClient``: an in-process member of its party, named "NAME (Syncplay)"
-/// (docs/syncplay.md). Plain TCP: a client asking for STARTTLS is told "false" and goes on in
-/// plain text, as with a Syncplay server without a certificate.
+/// (docs/syncplay.md). With a TLS context (the party server's identity) a client asking for
+/// STARTTLS gets it, as from Syncplay's server with `--tls`; without one it is told "false" and
+/// goes on in plain text.
 public final class SyncplayGatewayServer: Sendable {
     /// Clients at once; one more is told so and closed. Each costs a member, a task and a timer.
     public static let maxClients = 512
@@ -25,8 +27,10 @@ public final class SyncplayGatewayServer: Sendable {
         self.clients = clients
     }
 
-    /// Listens on `host:port` (0: any free port) for Syncplay clients of `parties`' parties.
-    public static func start(host: String, port: Int, parties: PartyServerRunner, logger: Logger) async throws -> SyncplayGatewayServer {
+    /// Listens on `host:port` (0: any free port) for Syncplay clients of `parties`' parties;
+    /// `tls` (the party server's identity) for STARTTLS.
+    public static func start(host: String, port: Int, parties: PartyServerRunner, tls: NIOSSLContext? = nil,
+                             logger: Logger) async throws -> SyncplayGatewayServer {
         let clients = Registry()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -39,7 +43,7 @@ public final class SyncplayGatewayServer: Sendable {
                         try child.pipeline.syncOperations.addHandler(Refuser(reason: "the gateway has \(maxClients) clients already"))
                     }
                 }
-                let client = SyncplayGatewayClient(channel: child, peer: peer, parties: parties, logger: logger) { clients.remove($0) }
+                let client = SyncplayGatewayClient(channel: child, peer: peer, parties: parties, tls: tls, logger: logger) { clients.remove($0) }
                 clients.add(client)
                 return child.eventLoop.makeCompletedFuture {
                     try child.pipeline.syncOperations.addHandler(

@@ -31,6 +31,68 @@ import Testing
         #expect(early.receive(.chat(SyncplayChat(message: "hi")), now: 0, room: nil).first == .send(.error("Please login first")))
     }
 
+    @Test func startTLSIsAgreedOnceBeforeTheHelloWhenOffered() {
+        var core = SyncplayServerCore(offersTLS: true, now: 0)
+        #expect(core.receive(.tls(startTLS: "send"), now: 0, room: nil) == [.send(.tls(startTLS: "true")), .startTLS])
+        #expect(core.tlsStarted)
+        // Asked again (inside TLS), or after the hello: no second handshake.
+        #expect(core.receive(.tls(startTLS: "send"), now: 0, room: nil) == [.send(.tls(startTLS: "false"))])
+        var late = SyncplayServerCore(offersTLS: true, now: 0)
+        _ = late.receive(Self.hello(), now: 0, room: nil)
+        #expect(late.receive(.tls(startTLS: "send"), now: 0, room: nil) == [.send(.tls(startTLS: "false"))])
+        #expect(!late.tlsStarted)
+    }
+
+    /// The gateway flake of issue #13: Syncplay 1.6.9 ignores a jump that comes within 1 s of
+    /// opening its file and then says `doSeek` where its player stayed (in its answer to that
+    /// jump, or when its real position replaces the 0 it assumed while opening). That moves nobody;
+    /// the client is sent the room's position again. A seek that moves its player is a request.
+    @Test func aDoSeekWhereThePlayerStayedMovesNobodyAndIsAnsweredWithTheRoom() {
+        var core = Self.joined()
+        let start = SyncplayServerCore.Room(position: 0, paused: true, setBy: "Hana")
+        _ = core.receive(.state(SyncplayState(playstate: .init(position: 0, paused: true), ignoringOnTheFly: .init(server: 1))), now: 0.1,
+                         room: start)
+        let playing = SyncplayServerCore.Room(position: 20, paused: false, setBy: "Hana")
+        _ = core.force(playing, doSeek: true, now: 1)
+        let answer = SyncplayState(playstate: .init(position: 0, paused: false, doSeek: true), ignoringOnTheFly: .init(server: 1, client: 1))
+        #expect(core.receive(.state(answer), now: 1.1, room: playing).isEmpty)
+        #expect(Self.states(core.tick(now: 1.2, room: playing)).first?.playstate?.doSeek != true)
+        // Its real position replacing the assumed 0 a second later: no seek either.
+        let replaced = SyncplayState(playstate: .init(position: 1.05, paused: false, doSeek: true))
+        #expect(core.receive(.state(replaced), now: 2.1, room: .init(position: 21.1, paused: false, setBy: "Hana")).isEmpty)
+        let later = SyncplayServerCore.Room(position: 22.6, paused: false, setBy: "Hana")
+        let again = Self.states(core.tick(now: 2.1 + SyncplayServerCore.rejumpDelay, room: later)).first
+        #expect(again?.playstate == .init(position: 22.6, paused: false, doSeek: true, setBy: "Hana"))
+        // Once it has taken the jump, a seek of its user's (its player moved) is a request.
+        _ = core.receive(.state(SyncplayState(playstate: .init(position: 22.7, paused: false), ignoringOnTheFly: .init(server: 1))), now: 3.6,
+                         room: later)
+        let seek = core.receive(.state(SyncplayState(playstate: .init(position: 40, paused: false, doSeek: true))), now: 4, room: later)
+        #expect(seek.count == 1)
+        if case .request(.seek(let to))? = seek.first { #expect(abs(to - 40) < 1) } else { Issue.record("not a seek request: \(seek)") }
+    }
+
+    /// The second flake of the gateway's follow test: mpv seeks just as the party's pause (a forced
+    /// state) is on its way; the report crosses it and predates it. Syncplay's server drops it, and
+    /// the client, whose player already is there, does not report it again. Its answer to our state
+    /// saying its player stayed there makes it a seek request.
+    @Test func aSeekThatCrossedOurForcedStateIsStillASeek() {
+        var core = Self.joined()
+        _ = core.receive(.state(SyncplayState(playstate: .init(position: 41, paused: true), ignoringOnTheFly: .init(server: 1))), now: 0.1,
+                         room: Self.room)
+        let paused = SyncplayServerCore.Room(position: 41, paused: true, setBy: "amy")
+        _ = core.force(paused, doSeek: false, now: 1)
+        let crossing = SyncplayState(playstate: .init(position: 10, paused: true, doSeek: true), ignoringOnTheFly: .init(client: 1))
+        #expect(core.receive(.state(crossing), now: 1.05, room: paused).isEmpty)
+        let answer = SyncplayState(playstate: .init(position: 10, paused: true), ignoringOnTheFly: .init(server: 1))
+        #expect(core.receive(.state(answer), now: 1.1, room: paused) == [.request(.seek(to: 10))])
+
+        // A client that took our jump instead (its answer is at the room) made no request.
+        _ = core.force(paused, doSeek: true, now: 2)
+        _ = core.receive(.state(SyncplayState(playstate: .init(position: 30, paused: true, doSeek: true))), now: 2.05, room: paused)
+        #expect(core.receive(.state(SyncplayState(playstate: .init(position: 41, paused: true), ignoringOnTheFly: .init(server: 1))),
+                             now: 2.1, room: paused).isEmpty)
+    }
+
     @Test func noHelloAFloodAndSilenceAreDropped() {
         var mute = SyncplayServerCore(now: 0)
         #expect(mute.tick(now: SyncplayServerCore.helloTimeout - 1, room: nil).isEmpty)
@@ -111,9 +173,9 @@ import Testing
         let file = SyncplayFile(name: "party.mp4", duration: 60, size: .bytes(1))
         #expect(core.receive(.set([.ready(username: nil, isReady: true, manuallyInitiated: false), .file(file)]), now: 1, room: Self.room)
             == [.setReady(true), .file(file)])
+        // Its playlist is handed to the gateway, never echoed back to it.
         #expect(core.receive(.set([.playlistChange(user: nil, files: ["party.mp4"]), .playlistIndex(user: nil, index: 0)]), now: 1, room: Self.room)
-            == [.send(.set([.playlistChange(user: "amy (Syncplay)", files: ["party.mp4"])])),
-                .send(.set([.playlistIndex(user: "amy (Syncplay)", index: 0)]))])
+            == [.playlist(["party.mp4"]), .playlistIndex(0)])
         #expect(core.tick(now: 1 + SyncplayServerCore.protocolTimeout + 0.1, room: Self.room).last
             == .close("no state from the client for \(SyncplayServerCore.protocolTimeout) s"))
     }

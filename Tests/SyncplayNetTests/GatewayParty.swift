@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOSSL
 import PartyKit
 import PartyNet
 import PlayerCore
@@ -28,10 +29,13 @@ struct GatewayParty: Sendable {
         var timelineReasons: [String] { all.compactMap { if case .timeline(_, let reason) = $0 { reason } else { nil } } }
     }
 
-    static func start(party: String = "p\(UInt32.random(in: 0...UInt32.max))", control: ControlPolicy) async throws -> GatewayParty {
+    /// `tls`: the gateway's STARTTLS identity (nil: it declines STARTTLS).
+    static func start(party: String = "p\(UInt32.random(in: 0...UInt32.max))", control: ControlPolicy,
+                      tls: NIOSSLContext? = nil) async throws -> GatewayParty {
         let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: TestSupport.quietLogger)
         let port = try await server.start()
-        let gateway = try await SyncplayGatewayServer.start(host: "127.0.0.1", port: 0, parties: server, logger: TestSupport.quietLogger)
+        let gateway = try await SyncplayGatewayServer.start(host: "127.0.0.1", port: 0, parties: server, tls: tls,
+                                                             logger: TestSupport.quietLogger)
         let notices = Notices()
         let link = PartyLink(host: "127.0.0.1", port: port, party: party, key: key, insecure: true)
         let item = MediaItem(title: "party.mp4", identity: try MediaIdentification.identify(file: TestSupport.partyFile))

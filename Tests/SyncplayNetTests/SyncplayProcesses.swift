@@ -8,7 +8,8 @@ final class ChildProcess: @unchecked Sendable {
     let process = Process()
     let log: URL
 
-    init(_ executable: String, _ arguments: [String], home: URL, log name: String) throws {
+    /// `environment`: more variables for the child (e.g. `SSL_CERT_FILE`, the roots syncplay trusts).
+    init(_ executable: String, _ arguments: [String], home: URL, log name: String, environment extra: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
@@ -17,6 +18,7 @@ final class ChildProcess: @unchecked Sendable {
         environment["PYTHONUNBUFFERED"] = "1"  // syncplay's console lines as they happen, not at exit
         environment.removeValue(forKey: "DISPLAY")
         environment.removeValue(forKey: "TERM")
+        environment.merge(extra) { $1 }
         process.environment = environment
         log = home.appendingPathComponent(name)
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)

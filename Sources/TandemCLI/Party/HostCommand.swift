@@ -107,8 +107,9 @@ struct HostCommand: AsyncParsableCommand {
             }
         } else {
             let runner: PartyServerRunner
+            var identity: ServerIdentity?
             do {
-                let identity = security.insecure ? nil : try serving.identity(security)
+                identity = security.insecure ? nil : try serving.identity(security)
                 runner = PartyServerRunner(host: listen.host, port: listen.port, tls: try identity?.makeServerContext(), logger: logger)
                 // The host's own member pins its own certificate, whatever names it carries.
                 trust = identity.map { .pinned($0.fingerprint) } ?? .insecure
@@ -127,7 +128,7 @@ struct HostCommand: AsyncParsableCommand {
                 throw ExitCode.failure
             }
             serverRunner = runner
-            do { gateway = try await syncplay?.start(parties: runner, defaultHost: listen.host, logger: logger, say: printError) } catch {
+            do { gateway = try await syncplay?.start(parties: runner, identity: identity, defaultHost: listen.host, logger: logger, say: printError) } catch {
                 await runner.stop()
                 await window?.close()
                 throw error

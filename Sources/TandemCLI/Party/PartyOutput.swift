@@ -101,6 +101,14 @@ final class PartyOutput: Sendable {
         }
     }
 
+    /// The status line of another kind of session (a Syncplay room's), kept under the chat being
+    /// typed as a party's is.
+    func show(statusLine line: String) {
+        guard status, !json else { return }
+        lastStatus.withLock { $0 = line }
+        if typed.withLock({ $0 }) == nil { FileHandleOutput.standardError.write("\r\u{1B}[K" + line) }
+    }
+
     func finish() { if status && !json { FileHandleOutput.standardError.write("\n") } }
 
 }

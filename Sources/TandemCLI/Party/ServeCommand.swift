@@ -150,7 +150,7 @@ struct ServeCommand: AsyncParsableCommand {
             adminServer = a
         }
         let gateway: SyncplayGatewayServer?
-        do { gateway = try await syncplay?.start(parties: server, defaultHost: listen.host, logger: logger) } catch {
+        do { gateway = try await syncplay?.start(parties: server, identity: identity, defaultHost: listen.host, logger: logger) } catch {
             await adminServer?.stop()
             await server.stop()
             throw error

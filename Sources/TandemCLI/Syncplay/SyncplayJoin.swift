@@ -100,16 +100,13 @@ struct SyncplayJoin {
             }
         }
         // Lines typed on a terminal are chat; "/who" lists who is here, "/ready" and "/unready" say so.
-        let chat = Task.detached {
-            guard isatty(0) != 0 else { return }
-            while let line = readLine(strippingNewline: true) {
-                if Task.isCancelled { return }
-                let text = line.trimmingCharacters(in: .whitespaces)
+        // Read by TerminalChatInput's own thread, never a cooperative one.
+        let chat = TerminalChatInput.start(output: output.terminal) { text in
+            Task {
                 switch text {
                 case "/who": await session.listUsers()
                 case "/ready": await session.setReady(true)
                 case "/unready": await session.setReady(false)
-                case "": break
                 default: await session.chat(text)
                 }
             }
@@ -127,7 +124,7 @@ struct SyncplayJoin {
             await window.close()
         }
         stopper.cancel()
-        chat.cancel()
+        chat?.stop()
         scripted.cancel()
         statusLine.cancel()
         await ipcServer?.stop()

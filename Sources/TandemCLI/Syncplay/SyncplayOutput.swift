@@ -4,16 +4,18 @@ import SyncplayNet
 
 /// What `join syncplay://…` prints, in the shape of a party's output: notices and chat as lines
 /// (with `--json`, `notice`, `chat` and `status` events as for a Tandem party), and on a terminal
-/// a live status line.
+/// a live status line. Text goes through a ``PartyOutput`` (``terminal``), so the chat being typed
+/// (``TerminalChatInput``) stays on the bottom line as in a party.
 final class SyncplayOutput: Sendable {
     let json: Bool
-    private let status: Bool
+    /// The terminal's lines: notices above, the status or the chat being typed at the bottom.
+    let terminal: PartyOutput
     private let lines: JSONLineWriter
 
     init(json: Bool, statusLine: Bool = FileHandleOutput.standardError.isTerminal, lines: JSONLineWriter = .standardOutput) {
         self.json = json
         self.lines = lines
-        status = statusLine
+        terminal = PartyOutput(json: json, statusLine: statusLine, lines: lines)
     }
 
     func notice(_ notice: SyncplayNotice) {
@@ -24,13 +26,12 @@ final class SyncplayOutput: Sendable {
                 lines.emit(PartyEvent.notice(text: notice.text))
             }
         } else {
-            clear()
-            FileHandleOutput.standardError.write(notice.text + "\n")
+            terminal.line(notice.text)
         }
     }
 
     func line(_ text: String) {
-        if json { lines.emit(PartyEvent.info(text: text)) } else { clear(); FileHandleOutput.standardError.write(text + "\n") }
+        terminal.line(text)
     }
 
     /// Redraws the status line (terminal) or prints a status event (JSON).
@@ -42,7 +43,6 @@ final class SyncplayOutput: Sendable {
                 playing: !s.paused, connected: s.connected)))
             return
         }
-        guard status else { return }
         var line = "syncplay room \(s.room) as \(s.me) · \(s.users.count + 1) here"
         if !s.connected { line += " · connecting…" }
         if let skew = s.skewMs { line += String(format: " · off %+.0f ms", skew) }
@@ -50,10 +50,8 @@ final class SyncplayOutput: Sendable {
             line += " · \(EventOutput.timestamp(p)) / \(s.duration.map(EventOutput.timestamp) ?? "--:--:--")"
             line += s.paused ? " (paused)" : ""
         }
-        FileHandleOutput.standardError.write("\r\u{1B}[K" + line)
+        terminal.show(statusLine: line)
     }
 
-    func finish() { if status && !json { FileHandleOutput.standardError.write("\n") } }
-
-    private func clear() { if status && !json { FileHandleOutput.standardError.write("\r\u{1B}[K") } }
+    func finish() { terminal.finish() }
 }

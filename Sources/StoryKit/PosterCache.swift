@@ -40,6 +40,8 @@ public actor PosterCache {
         }
         let task = inFlight[index] ?? startMaking(index)
         let result = await task.value
+        // Kept before returning (the background store may not have run yet): whoever asks next finds it.
+        store(index, result)
         return result
     }
 
@@ -58,6 +60,8 @@ public actor PosterCache {
 
     /// How many posters are kept.
     public var count: Int { entries.count }
+    /// How many posters are being made.
+    public var making: Int { inFlight.count }
 
     private func startMaking(_ index: Int) -> Task<Result<Poster, OpenError>, Never> {
         let story = stories[index]
@@ -68,8 +72,9 @@ public actor PosterCache {
         return task
     }
 
+    /// Keeps what the making of `index` gave, once (the asker and the background task both offer it).
     private func store(_ index: Int, _ result: Result<Poster, OpenError>) {
-        inFlight[index] = nil
+        guard inFlight.removeValue(forKey: index) != nil else { return }
         madeCount += 1
         clock += 1
         entries[index] = (result, clock)

@@ -95,18 +95,17 @@ final class PartyOutput: Sendable {
             line += " · \(EventOutput.timestamp(p)) / \(s.duration.map(EventOutput.timestamp) ?? "--:--:--")"
             line += s.playing ? "" : " (paused)"
         }
+        show(statusLine: line)
+    }
+
+    /// Redraws the status line, unless a chat line is being typed (then it shows after it): a
+    /// party's, or another kind of session's (a Syncplay room's).
+    func show(statusLine line: String) {
+        guard status, !json else { return }
         bottom.withLock { b in
             b.status = line
             if b.typed == nil { FileHandleOutput.standardError.write("\r\u{1B}[K" + line) }
         }
-    }
-
-    /// The status line of another kind of session (a Syncplay room's), kept under the chat being
-    /// typed as a party's is.
-    func show(statusLine line: String) {
-        guard status, !json else { return }
-        lastStatus.withLock { $0 = line }
-        if typed.withLock({ $0 }) == nil { FileHandleOutput.standardError.write("\r\u{1B}[K" + line) }
     }
 
     func finish() { if status && !json { FileHandleOutput.standardError.write("\n") } }

@@ -2,6 +2,7 @@ import Foundation
 import PartyCluster
 import PartyKit
 import PartyNet
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -26,14 +27,22 @@ import Glibc
         let output = Pipe()
         let errors = Pipe()
         let stateDir: URL
+        /// Its standard error, when it goes to a file (``init(_:logTo:)``).
+        let log: URL?
 
-        init(_ arguments: [String]) throws {
+        init(_ arguments: [String], logToFile: Bool = false) throws {
             stateDir = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-cluster-\(UUID().uuidString)")
+            log = logToFile ? stateDir.appendingPathExtension("log") : nil
             process.executableURL = try ClusterServeCommandTests.binary()
             process.arguments = ["serve", "--insecure", "--listen", "127.0.0.1:0", "--cache-size", "0",
                                  "--state-dir", stateDir.path] + arguments
             process.standardOutput = output
-            process.standardError = errors
+            if let log {
+                FileManager.default.createFile(atPath: log.path, contents: nil)
+                process.standardError = try FileHandle(forWritingTo: log)
+            } else {
+                process.standardError = errors
+            }
             try process.run()
         }
 
@@ -57,6 +66,13 @@ import Glibc
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             try? FileManager.default.removeItem(at: stateDir)
+            if let log { try? FileManager.default.removeItem(at: log) }
+        }
+
+        /// The last lines of its log file.
+        var logTail: String {
+            guard let log, let text = try? String(contentsOf: log, encoding: .utf8) else { return "" }
+            return text.split(separator: "\n").suffix(40).joined(separator: "\n")
         }
     }
 
@@ -67,7 +83,8 @@ import Glibc
         serve.process.waitUntilExit()
         defer { serve.stop() }
         #expect(serve.process.terminationStatus == 1)
-        let lines = stderr.split(separator: "\n").filter { !$0.hasPrefix("WARNING: --insecure") }
+        // Tandem's own lines (log lines, at info level, say what started and stopped).
+        let lines = stderr.split(separator: "\n").filter { $0.hasPrefix("tandem: ") && !$0.hasPrefix("tandem: WARNING: --insecure") }
         #expect(lines.count == 1, "\(stderr)")
         #expect(lines.first?.hasPrefix("tandem: cluster postgres://tandem:***@127.0.0.1:\(port)/tandem: cannot reach the cluster database at 127.0.0.1:\(port): ") == true, "\(stderr)")
         #expect(!stderr.contains("hunter2"))
@@ -88,7 +105,8 @@ import Glibc
     func aSIGKILLedNodesPartyMovesToTheOtherNode() async throws {
         let url = try #require(TestDatabase.environment["TANDEM_TEST_POSTGRES"])
         // b first: a, starting once b is registered, lists b in its welcomes from the start.
-        let b = try Serve(["--cluster", url, "--cluster-lease", "3", "--node-id", TestDatabase.unique("proc-b")])
+        let b = try Serve(["--cluster", url, "--cluster-lease", "3", "--node-id", TestDatabase.unique("proc-b")],
+                      logToFile: true)
         defer { b.stop() }
         func port(_ serve: Serve) throws -> Int {
             let line = try #require(serve.line(startingWith: "listening on "), "serve printed no address")
@@ -96,28 +114,47 @@ import Glibc
         }
         _ = try port(b)
         _ = try #require(b.line(startingWith: "cluster node "))
-        let a = try Serve(["--cluster", url, "--cluster-lease", "3", "--node-id", TestDatabase.unique("proc-a")])
+        let a = try Serve(["--cluster", url, "--cluster-lease", "3", "--node-id", TestDatabase.unique("proc-a")],
+                      logToFile: true)
         defer { a.stop() }
         let portA = try port(a)
         _ = try #require(a.line(startingWith: "cluster node "))
         let party = TestDatabase.unique("sigkill")
         let link = PartyLink(host: "127.0.0.1", port: portA, party: party, key: ClusterServeTests.key, insecure: true)
-        let host = TestMembers.member(link, name: "Hana", create: try TestMembers.config())
-        let guest = TestMembers.member(link, name: "Gus")
+        let hostNotices = TestMembers.Notices(), guestNotices = TestMembers.Notices()
+        let host = TestMembers.member(link, name: "Hana", create: try TestMembers.config(), notices: hostNotices)
+        let guest = TestMembers.member(link, name: "Gus", notices: guestNotices)
         let hostRun = Task { await host.run() }
         try await eventually("the host is in") { await host.status.me != nil }
         let guestRun = Task { await guest.run() }
         try await eventually("the guest is synced") { await guest.status.synced }
         await host.request(.play)
         try await eventually("the party plays") { await guest.status.playing }
+        // Killed once a saved the playing epoch (a kill right after a command can lose the command:
+        // a node saves on its next tick, every 0.25 s).
+        let directoryURL = try #require(TestDatabase.url)
+        try await ClusterDirectory.withDirectory(url: directoryURL, configuration: TestDatabase.node("probe")) { directory in
+            try await eventually("a saved the playing epoch") {
+                ((try? await directory.restore(party: party))?.timeline.playing) == true
+            }
+        }
 
         let killed = ContinuousClock.now
         kill(a.process.processIdentifier, SIGKILL)
-        try await eventually(within: ClusterServeTests.recoveryBound, "the guest is back in sync on b") {
-            let g = await guest.status
-            let h = await host.status
-            return g.connected && g.synced && g.playing && h.connected
+        var recovered = false
+        let lastGuestStatus = Mutex("")
+        defer {
+            if !recovered {
+                Issue.record("b's log:\n\(b.logTail)\nguest: \(guestNotices.all)\nhost: \(hostNotices.all)\nguest status: \(lastGuestStatus.withLock { $0 })")
+            }
         }
+        try await eventually(within: ClusterServeTests.recoveryBound, "host and guest welcomed by b, the guest in sync") {
+            let g = await guest.status
+            lastGuestStatus.withLock { $0 = "\(g)" }
+            guard ClusterServeTests.welcomes(hostNotices) == 2, ClusterServeTests.welcomes(guestNotices) == 2 else { return false }
+            return g.connected && g.synced && g.playing
+        }
+        recovered = true
         print("cluster SIGKILL: the guest was back in sync \(ContinuousClock.now - killed) after the kill")
         await guest.leave()
         _ = await guestRun.value

@@ -70,7 +70,7 @@ extension PartyServerRunner {
                                      seats: restore.seats, now: clock.now()))
             }
             // Saved on the next tick: the restored epoch, or the new party's first.
-            cluster?.owned[request.party] = cluster?.owned[request.party] ?? ClusterGate.Saved(epoch: -1, seats: -1)
+            if cluster?.owned[request.party] == nil { cluster?.owned[request.party] = ClusterGate.Saved(epoch: -1, seats: -1) }
             for h in held { admit(h) }
         case .success(.elsewhere(let node)):
             logger.info("redirected hellos", metadata: ["party": "\(request.party)", "to": "\(node)", "count": "\(held.count)"])

@@ -32,7 +32,7 @@ final class TestNode: Sendable {
     static func start(_ name: String, lease: Duration) async throws -> TestNode {
         let url = try #require(TestDatabase.url)
         var logger = Logger(label: "test.\(name)")
-        logger.logLevel = .warning
+        logger.logLevel = ProcessInfo.processInfo.environment["TANDEM_TEST_CLUSTER_LOG"] == nil ? .warning : .info
         let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: logger)
         let port = try await server.start()
         let node = TestNode(server: server, port: port, name: name)
@@ -86,7 +86,7 @@ enum TestMembers {
 
     static func member(_ link: PartyLink, name: String, create: PartyConfig? = nil, notices: Notices = Notices()) -> PartyMember {
         var logger = Logger(label: "test.\(name)")
-        logger.logLevel = .warning
+        logger.logLevel = ProcessInfo.processInfo.environment["TANDEM_TEST_CLUSTER_LOG"] == nil ? .warning : .info
         return PartyMember(options: .init(link: link, name: name, create: create, mediaFolders: [media],
                                           playerOptions: { _ in PlayerOptions(videoSink: NullVideoSink(), audioSink: nil) },
                                           logger: logger), notices: { notices.add($0) })

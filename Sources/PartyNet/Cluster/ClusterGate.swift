@@ -25,6 +25,11 @@ struct ClusterGate: Sendable {
         var seats: Int
     }
 
+    /// Messages kept per waiting connection: its hello and what a reconnecting member sends before
+    /// its welcome (statuses, pings, which it repeats). More are dropped, so a member cannot grow
+    /// the queue while the directory is slow.
+    static let maxHeldPerConnection = 32
+
     let placement: any PartyPlacement
     /// Connections whose hello went to the core: their messages take the plain path.
     var admitted: Set<Int> = []
@@ -47,10 +52,13 @@ struct ClusterGate: Sendable {
         return first
     }
 
-    /// Holds a further message of a connection that already waits; false when it does not wait.
+    /// Holds a further message of a connection that already waits (dropped past
+    /// ``maxHeldPerConnection``); false when it does not wait.
     mutating func holdMore(_ held: Held) -> Bool {
         guard let request = waitingConnections[held.connection] else { return false }
-        waiting[request]?.append(held)
+        if waiting[request, default: []].count(where: { $0.connection == held.connection }) < Self.maxHeldPerConnection {
+            waiting[request]?.append(held)
+        }
         return true
     }
 

@@ -139,7 +139,7 @@ let package = Package(
         .target(
             name: "PartyService",
             dependencies: [
-                "PartyNet",
+                "PartyNet", "PartyKit", "PartyCluster",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -165,7 +165,7 @@ let package = Package(
             name: "TandemCLI",
             dependencies: [
                 "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartyNet", "WebSocketTransport", "MPVIPC", "StoryKit", "TandemWindow",
-                "SyncplayKit", "SyncplayNet", "PartyService", "SubtitleKit",
+                "SyncplayKit", "SyncplayNet", "PartyService", "PartyCluster", "SubtitleKit",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -190,7 +190,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "FFmpegKitTests", dependencies: ["FFmpegKit"]),
-        .testTarget(name: "PartyClusterTests", dependencies: ["PartyCluster", "PartyKit"]),
+        .testTarget(
+            name: "PartyClusterTests",
+            dependencies: ["PartyCluster", "PartyKit", "PartyService", "PartyNet", "WebSocketTransport",
+                           .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "FFmpegKit"]),
         .testTarget(name: "SubtitleKitTests", dependencies: ["SubtitleKit", "PlayerCore", "FFmpegKit"]),
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),

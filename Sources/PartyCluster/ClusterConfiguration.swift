@@ -5,6 +5,9 @@ public struct ClusterConfiguration: Sendable {
     /// issue's goal is everyone back in sync within 15 s of a SIGKILL, and members' reconnect backoff
     /// (up to 5 s) and the restore come on top of the lease running out.
     public static let defaultLeaseLength = Duration.seconds(10)
+    /// The shortest lease a node accepts (seconds): a renewal every third of it must fit an operation
+    /// timeout, or a slow query would cost the lease.
+    public static let minimumLeaseSeconds = 3.0
     /// How long one directory operation may take before it counts as failed. Shorter than a renew
     /// period (a third of the default lease), so a renew stuck on a dead connection fails in time for
     /// the next one to be tried before the lease runs out.

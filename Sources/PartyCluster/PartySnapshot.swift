@@ -15,10 +15,15 @@ public struct PartySnapshot: Sendable, Equatable, Codable {
     /// Seconds between the save and the read that returned it, on the database's clock. Zero when
     /// the snapshot is built to be saved.
     public var age: Double
+    /// The party's seats, each with its token's hash (never the token): after a takeover a member's
+    /// reconnect takes its own seat back, the host's included.
+    public var seats: [PartyServerCore.SavedSeat]
 
-    public init(config: PartyConfig, timeline: Timeline, partyClock: Double, age: Double = 0) {
+    public init(config: PartyConfig, timeline: Timeline, partyClock: Double, age: Double = 0,
+                seats: [PartyServerCore.SavedSeat] = []) {
         var config = config
         config.restore = nil
+        self.seats = seats
         self.config = config
         self.timeline = timeline
         self.partyClock = partyClock
@@ -46,13 +51,14 @@ public struct PartySnapshot: Sendable, Equatable, Codable {
         return config
     }
 
-    enum CodingKeys: String, CodingKey { case config, timeline, partyClock }
+    enum CodingKeys: String, CodingKey { case config, timeline, partyClock, seats }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(config: try c.decode(PartyConfig.self, forKey: .config),
                   timeline: try c.decode(Timeline.self, forKey: .timeline),
-                  partyClock: try c.decode(Double.self, forKey: .partyClock))
+                  partyClock: try c.decode(Double.self, forKey: .partyClock),
+                  seats: try c.decodeIfPresent([PartyServerCore.SavedSeat].self, forKey: .seats) ?? [])
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -60,5 +66,6 @@ public struct PartySnapshot: Sendable, Equatable, Codable {
         try c.encode(config, forKey: .config)
         try c.encode(timeline, forKey: .timeline)
         try c.encode(partyClock, forKey: .partyClock)
+        if !seats.isEmpty { try c.encode(seats, forKey: .seats) }
     }
 }

@@ -60,6 +60,8 @@ public struct PartyServerService: Service {
         logger.info("draining", metadata: ["members": "\(members)", "seconds": "\(drainSeconds)"])
         admin?.startDraining()
         await refresh(draining: true)
+        // In a cluster: parties saved and released first, so members' reconnects land on another node.
+        await server.drainCluster()
         await server.tellEveryone(shuttingDown: Self.restartingMessage)
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(drainSeconds)

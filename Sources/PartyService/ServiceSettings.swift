@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import Logging
+import PartyCluster
 import PartyNet
 
 /// What `tandem serve` runs with, resolved from (highest first) its command-line options, `TANDEM_*`
@@ -8,7 +9,8 @@ import PartyNet
 ///
 /// Keys (JSON: nested objects or dotted names; environment: upper case with `_`, prefixed `TANDEM_`):
 /// `listen`, `admin.listen`, `log.level`, `cache.dir`, `cache.size` (MB), `drain.seconds`, `cert`,
-/// `cert.key`, `state.dir`, `insecure`. A value of the wrong type, or a key the file should not
+/// `cert.key`, `state.dir`, `insecure`, and for a cluster `cluster.url`, `cluster.node`, `cluster.address`,
+/// `cluster.lease` (seconds). A value of the wrong type, or a key the file should not
 /// have (a typo), is an error naming the key and where it came from, never a silent default.
 public struct ServiceSettings: Sendable, Equatable {
     /// The party port (wss and https, or ws and http with `insecure`).
@@ -25,12 +27,23 @@ public struct ServiceSettings: Sendable, Equatable {
     public var certKey: String?
     public var stateDir: String?
     public var insecure = false
+    /// The cluster's directory (`postgres://USER[:PASS]@HOST[:PORT]/DB`); nil: a single server.
+    public var clusterURL: String?
+    /// This node's name in the directory (default: the host name and the party port).
+    public var clusterNode: String?
+    /// Where other nodes send members to this one, `HOST:PORT` (default: the listen address, or the
+    /// host name with the listen port when it listens on every address).
+    public var clusterAddress: String?
+    /// A party lease's length in seconds: how long a dead node's parties wait before another node may
+    /// take them over (the recovery time), against one renewal per party every third of it.
+    public var clusterLeaseSeconds = Double(ClusterConfiguration.defaultLeaseLength.components.seconds)
 
     public init() {}
 
     /// Every key a config file may hold.
     public static let keys = ["listen", "admin.listen", "log.level", "cache.dir", "cache.size", "drain.seconds",
-                              "cert", "cert.key", "state.dir", "insecure"]
+                              "cert", "cert.key", "state.dir", "insecure",
+                              "cluster.url", "cluster.node", "cluster.address", "cluster.lease"]
     /// The environment variables' prefix.
     public static let environmentPrefix = "tandem"
 
@@ -97,6 +110,15 @@ public struct ServiceSettings: Sendable, Equatable {
         } else if let text = try string("insecure") {
             guard let b = Bool(text.lowercased()) else { throw .invalid("insecure", text, "true or false", source) }
             s.insecure = b
+        }
+        s.clusterURL = try string("cluster.url")
+        s.clusterNode = try string("cluster.node")
+        s.clusterAddress = try string("cluster.address")
+        if let seconds = try number("cluster.lease") {
+            guard seconds >= ClusterConfiguration.minimumLeaseSeconds else {
+                throw .invalid("cluster.lease", "\(seconds)", "at least \(Int(ClusterConfiguration.minimumLeaseSeconds)) seconds", source)
+            }
+            s.clusterLeaseSeconds = seconds
         }
         return s
     }

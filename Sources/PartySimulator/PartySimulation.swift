@@ -267,6 +267,8 @@ public final class PartySimulation {
                 log.append(String(format: "%8.3f %@: ", t, m.name) + notice.text)
             case .disconnect(let reason):
                 log.append(String(format: "%8.3f %@: disconnected: ", t, m.name) + reason)
+            case .redirect(let node):
+                log.append(String(format: "%8.3f %@: redirected to ", t, m.name) + node.description)  // one simulated server: never
             }
         }
     }

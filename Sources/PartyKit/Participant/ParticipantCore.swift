@@ -15,6 +15,9 @@ public struct ParticipantCore: Sendable {
         case setCorrection(Double)
         case notice(PartyNotice)
         case disconnect(reason: String)
+        /// The party lives on another node of the cluster: close this connection and say the same
+        /// hello there (``reconnect(now:)``) at once.
+        case redirect(NodeAddress)
     }
 
     /// What the player tells the controller at each tick.
@@ -54,6 +57,8 @@ public struct ParticipantCore: Sendable {
     public private(set) var config: PartyConfig?
     public private(set) var timeline: Timeline?
     public private(set) var participants: [ParticipantInfo] = []
+    /// In a cluster: the live nodes the last welcome listed, where to reconnect if this node dies.
+    public private(set) var nodes: [NodeAddress] = []
     /// The epoch the player follows, and whether its seek is still prerolling.
     public private(set) var appliedEpoch = 0
     private var awaitingSeek: (epoch: Int, at: Double)?
@@ -135,6 +140,7 @@ public struct ParticipantCore: Sendable {
             config = welcome.config
             participants = welcome.participants
             timeline = welcome.timeline
+            if let listed = welcome.nodes { nodes = listed }
             nextPing = now
             var out: [Action] = [.notice(.joined(welcome))]
             out += welcome.chat.map { .notice(.chat($0)) }
@@ -185,6 +191,8 @@ public struct ParticipantCore: Sendable {
             return [.notice(.chat(line))]
         case .refused(let refused):
             return [.notice(.refused(refused.reason))]
+        case .error(let error) where error.code == .redirect && error.redirect != nil:
+            return [.redirect(error.redirect!)]
         case .error(let error):
             // Rejoining a party the server lost: the host may re-create it; try again later.
             if token != nil, error.code == .unknownParty || error.code == .serverShutdown {

@@ -162,9 +162,14 @@ public struct Welcome: Sendable, Codable, Equatable {
     public var chat: [ChatMessage]
     /// The server's clock when it sent this (a first, rough clock offset before the ping burst).
     public var serverTime: Double
+    /// In a cluster: the live nodes' addresses, where a member whose node died reconnects (any of them
+    /// takes the party over or redirects to the one that did). Absent from a single server.
+    public var nodes: [NodeAddress]?
 
     public init(version: Int = PartyProtocol.version, party: String, you: ParticipantInfo, token: String, config: PartyConfig,
-                participants: [ParticipantInfo], timeline: Timeline, chat: [ChatMessage], serverTime: Double) {
+                participants: [ParticipantInfo], timeline: Timeline, chat: [ChatMessage], serverTime: Double,
+                nodes: [NodeAddress]? = nil) {
+        self.nodes = nodes
         self.version = version
         self.party = party
         self.you = you
@@ -268,10 +273,19 @@ public struct Refused: Sendable, Codable, Equatable {
 public struct ErrorMessage: Sendable, Codable, Equatable {
     public enum Code: String, Sendable, Codable {
         case versionMismatch, wrongKey, unknownParty, partyExists, badMessage, tooBig, notHello, flood, serverShutdown
+        /// The party lives on another node of the cluster: ``ErrorMessage/redirect`` says which.
+        case redirect
     }
     public var code: Code
     public var message: String
-    public init(code: Code, message: String) { self.code = code; self.message = message }
+    /// With ``Code/redirect``: the node that serves the party. The member dials it at once, with the
+    /// same hello (its trust: the fingerprint given here, learnt over a connection it already trusts).
+    public var redirect: NodeAddress?
+    public init(code: Code, message: String, redirect: NodeAddress? = nil) {
+        self.code = code
+        self.message = message
+        self.redirect = redirect
+    }
 }
 
 public struct PartyEnded: Sendable, Codable, Equatable {

@@ -5,7 +5,9 @@ public enum PartyProtocol {
     /// Bumped on any incompatible change; a hello with another version is refused with a clear error.
     /// 2: items are media descriptors (``MediaItem``), not file names.
     /// 3: the host's relay connection sends media chunks as binary frames (``RelayChunk``), not base64 text.
-    public static let version = 3
+    /// 4: a cluster of servers: `error{code: redirect, redirect: NodeAddress}` sends a member to the
+    ///    node that serves its party, and a welcome lists the live nodes (`nodes`) to reconnect to.
+    public static let version = 4
     /// Largest message accepted (bytes of JSON). A welcome with 50 chat lines and a long participant
     /// list stays far below it; anything larger is an attack or a bug.
     public static let maxMessageBytes = 64 * 1024

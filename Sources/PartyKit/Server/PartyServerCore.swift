@@ -38,7 +38,7 @@ public struct PartyServerCore: Sendable {
     }
 
     private var connections: [Int: Connection] = [:]
-    private(set) var parties: [String: PartyState] = [:]
+    var parties: [String: PartyState] = [:]  // internal: PartyServerCore+Snapshot restores parties
     /// Wrong keys per source address; a hello from an address over the limit is refused unread.
     private var wrongKeys: WrongKeyLimiter
 

@@ -53,6 +53,13 @@ public actor PartyMember {
     static let reconnectGiveUp = 60.0
     /// Longest sleep of the tick loop.
     static let maxTick = 0.05
+    /// Redirects followed in a row, each to a node that answered, without a welcome: more is a loop
+    /// (nodes disagreeing on the owner), not a party moving; a cluster settles a move in one or two.
+    static let maxRedirects = 4
+    /// Longest reconnect backoff in a cluster (the welcome listed other live nodes): there the wait
+    /// is for a dead node's lease to run out at another node, not for one server to come back, so
+    /// the member tries every second (one hello a second) instead of every 5 s.
+    static let clusterBackoffMax = 1.0
 
     public let options: Options
     private var core: ParticipantCore
@@ -70,10 +77,16 @@ public actor PartyMember {
     /// The guest's door to the server's media through the pinned TLS (started by ``run()``, stopped by
     /// ``shutDown()``).
     private var tunnel: PinnedTunnel?
+    /// The node dialled now: the link's, or where a redirect or a dead node sent this member.
+    private var target: ClusterTarget
+    /// Set by a redirect until its connection has closed.
+    private var pendingRedirect: NodeAddress?
+    private var redirectsInARow = 0
 
     public init(options: Options, notices: @escaping @Sendable (PartyNotice) -> Void) {
         self.options = options
         self.notices = notices
+        target = ClusterTarget(host: options.link.host, port: options.link.port, trust: options.trust)
         core = ParticipantCore(hello: Hello(party: options.link.party, key: options.link.key, name: options.name,
                                             create: options.create))
         let box = WeakMember()
@@ -149,18 +162,22 @@ public actor PartyMember {
         while outcome == nil {
             let conn: WebSocketConnection
             do {
-                conn = try await options.trust.connect(host: options.link.host, port: options.link.port, path: options.link.path,
-                                                       limits: WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes),
-                                                       logger: options.logger)
+                conn = try await target.trust.connect(host: target.host, port: target.port, path: options.link.path,
+                                                      limits: WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes),
+                                                      logger: options.logger)
             } catch {
-                if core.me == nil { return finish(.failed("cannot join \(options.link.host):\(options.link.port): \(error)")) }
+                if core.me == nil { return finish(.failed("cannot join \(target.host):\(target.port): \(error)")) }
                 failures += 1
+                redirectsInARow = 0
                 let since = downSince ?? clock.now()
                 downSince = since
                 if clock.now() - since > Self.reconnectGiveUp {
-                    return finish(.failed("lost the party server \(options.link.host):\(options.link.port) for good: \(error)"))
+                    return finish(.failed("lost the party server \(target.host):\(target.port) for good: \(error)"))
                 }
-                try? await Task.sleep(nanoseconds: UInt64(min(Self.backoffStart * pow(2, Double(failures)), Self.backoffMax) * 1e9))
+                // A dead node: the next live node the welcome listed (it takes the party over, or
+                // redirects to the node that did).
+                if let next = target.next(among: core.nodes) { await retarget(next) }
+                try? await Task.sleep(nanoseconds: UInt64(backoff(failures) * 1e9))
                 continue
             }
             connection = conn
@@ -173,6 +190,7 @@ public actor PartyMember {
                     options.logger.warning("ignoring a bad message from the server")
                     continue
                 }
+                if case .welcome = message { redirectsInARow = 0 }
                 perform(core.receive(message, receivedAt: inbound.receivedAt, now: clock.now()))
                 if core.me != nil { failures = 0; downSince = nil }
             }
@@ -180,15 +198,47 @@ public actor PartyMember {
             connection = nil
             if leaving { return finish(.left) }
             if let outcome { return outcome }
+            if let node = pendingRedirect {
+                pendingRedirect = nil
+                redirectsInARow += 1
+                if redirectsInARow > Self.maxRedirects {
+                    return finish(.failed("redirected \(redirectsInARow) times in a row without joining (last to \(node)): the cluster's nodes disagree on who serves the party"))
+                }
+                options.logger.info("redirected", metadata: ["to": "\(node)"])
+                await retarget(target.following(node))
+                continue
+            }
             if core.me == nil {
                 return finish(.failed(conn.closeReason.map { "the server closed the connection: \($0)" } ?? "the server closed the connection"))
             }
             notices(.error(ErrorMessage(code: .serverShutdown, message: "connection lost; reconnecting")))
             failures += 1
             downSince = downSince ?? clock.now()
-            try? await Task.sleep(nanoseconds: UInt64(min(Self.backoffStart * pow(2, Double(failures)), Self.backoffMax) * 1e9))
+            try? await Task.sleep(nanoseconds: UInt64(backoff(failures) * 1e9))
         }
         return outcome ?? .left
+    }
+
+    /// Seconds to wait before reconnect attempt `failures`: doubling from ``backoffStart``, capped.
+    private func backoff(_ failures: Int) -> Double {
+        min(Self.backoffStart * pow(2, Double(failures)), core.nodes.count > 1 ? Self.clusterBackoffMax : Self.backoffMax)
+    }
+
+    /// Dials `next` from now on; the guest's media goes there too (a new tunnel, or the plain origin).
+    private func retarget(_ next: ClusterTarget) async {
+        guard next != target else { return }
+        target = next
+        if options.trust == .insecure {
+            mediaOrigin.value.withLock { $0 = next.httpOrigin }
+            return
+        }
+        await tunnel?.stop()
+        tunnel = nil
+        if let made = try? PinnedTunnel.make(host: next.host, port: next.port, trust: next.trust, logger: options.logger),
+           let origin = try? await made.start() {
+            tunnel = made
+            mediaOrigin.value.withLock { $0 = origin }
+        }
     }
 
     /// Asks the party to play, pause, seek, change rate or item.
@@ -256,6 +306,9 @@ public actor PartyMember {
             case .disconnect(let reason):
                 if core.ended, outcome == nil { outcome = .ended(reason) }
                 connection?.close(reason: String(reason.prefix(120)))
+            case .redirect(let node):
+                pendingRedirect = node
+                connection?.close(reason: "redirected to \(node)")
             }
         }
     }

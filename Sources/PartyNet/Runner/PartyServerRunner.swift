@@ -12,14 +12,16 @@ public actor PartyServerRunner {
     static let tickInterval = 0.25
 
     private let server: WebSocketServer
-    private var core = PartyServerCore()
-    private var connections: [Int: WebSocketConnection] = [:]
+    var core = PartyServerCore()
+    var connections: [Int: WebSocketConnection] = [:]
     /// In-process members (the Syncplay gateway's): what they are sent goes to their closure.
-    private var locals: [Int: @Sendable (LocalEvent) -> Void] = [:]
+    var locals: [Int: @Sendable (LocalEvent) -> Void] = [:]
+    /// Set when this server is a node of a cluster (PartyServerRunner+Cluster.swift).
+    var cluster: ClusterGate?
     private var nextConnection = 1
     private var ticker: Task<Void, Never>?
-    private let clock = MonotonicTimeSource()
-    private let logger: Logger
+    let clock = MonotonicTimeSource()
+    let logger: Logger
 
     /// The media this server serves over HTTP byte ranges on its port (`/party/ID/media/N`).
     public nonisolated let media: PartyMediaLibrary
@@ -86,9 +88,11 @@ public actor PartyServerRunner {
         perform(core.connected(id, source: WrongKeyLimiter.source(ofPeer: connection.remoteDescription), now: clock.now()))
         for await message in connection.inbound {
             observer?.messageReceived()
+            if cluster != nil, gate(id, text: message.text, receivedAt: message.receivedAt) { continue }
             perform(core.received(id, text: message.text, receivedAt: message.receivedAt, now: clock.now()))
         }
         connections[id] = nil
+        clusterForget(id)
         perform(core.disconnected(id, now: clock.now()))
         if let reason = connection.closeReason { logger.debug("connection closed", metadata: ["id": "\(id)", "reason": "\(reason)"]) }
     }
@@ -158,12 +162,15 @@ public actor PartyServerRunner {
     public func receiveLocal(_ id: Int, _ message: PartyMessage) {
         guard locals[id] != nil else { return }
         let now = clock.now()
-        perform(core.received(id, text: PartyProtocol.encode(message), receivedAt: now, now: now))
+        let text = PartyProtocol.encode(message)
+        if cluster != nil, gate(id, text: text, receivedAt: now) { return }
+        perform(core.received(id, text: text, receivedAt: now, now: now))
     }
 
     /// In-process member `id` went away (its seat is kept for the grace period, as for a lost connection).
     public func disconnectLocal(_ id: Int) {
         guard locals.removeValue(forKey: id) != nil else { return }
+        clusterForget(id)
         perform(core.disconnected(id, now: clock.now()))
     }
 
@@ -172,9 +179,12 @@ public actor PartyServerRunner {
         core.checkKey(party: party, source: source.map(WrongKeyLimiter.source(ofPeer:)), now: clock.now(), matches: matches)
     }
 
-    private func tick() { perform(core.tick(now: clock.now())) }
+    private func tick() {
+        perform(core.tick(now: clock.now()))
+        if cluster != nil { clusterTick() }
+    }
 
-    private func perform(_ outputs: [PartyServerCore.Output]) {
+    func perform(_ outputs: [PartyServerCore.Output]) {
         // A broadcast is one message to many connections in a row: encoded once, its bytes shared by all.
         var encoded: (message: PartyMessage, bytes: ByteBuffer)?
         var sent = 0

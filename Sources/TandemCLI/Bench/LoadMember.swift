@@ -164,7 +164,7 @@ final class LoadMember: Sendable {
             case .seek(_, _, _, _, _, let epoch, _):
                 // No player: the seek is prerolled at once.
                 follow += state.withLock { $0.core.seekCompleted(epoch: epoch, now: now) }
-            case .switchClock, .setCorrection, .notice, .disconnect:
+            case .switchClock, .setCorrection, .notice, .disconnect, .redirect:
                 break
             }
         }

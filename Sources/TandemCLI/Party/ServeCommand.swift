@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Synchronization
 import Logging
+import PartyCluster
+import PartyKit
 import PartyNet
 import PartyService
 import ServiceLifecycle
@@ -16,7 +18,9 @@ struct ServeCommand: AsyncParsableCommand {
             TANDEM_ADMIN_LISTEN, TANDEM_LOG_LEVEL, TANDEM_CACHE_SIZE, …), then --config FILE (JSON: \
             {"listen": "0.0.0.0:7777", "admin": {"listen": "127.0.0.1:9777"}, "log": {"level": "info"}}). \
             SIGTERM drains: /healthz answers 503, members are told the server is restarting, and the \
-            server waits --drain-seconds for them to leave. See docs/service.md.
+            server waits --drain-seconds for them to leave. With --cluster postgres://… several nodes \
+            share their parties through PostgreSQL: a member that dials any node is sent to its \
+            party's node, and a dead node's parties move to a live one. See docs/service.md.
             """
     )
 
@@ -34,6 +38,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("cache-size"), help: "Cap of the relay's disk cache in MB (0: memory only; default 2048).")
     var cacheSize: Int?
     @Option(help: SyncplayGatewayOption.help) var syncplay: SyncplayGatewayOption?
+    @Option(help: ArgumentHelp("Be a node of a cluster whose directory is this PostgreSQL database.",
+                               valueName: "postgres://USER[:PASS]@HOST[:PORT]/DB"))
+    var cluster: String?
+    @Option(name: .customLong("node-id"), help: "This node's name in the cluster (default: host name and port).")
+    var nodeID: String?
+    @Option(name: .customLong("node-address"),
+            help: "Where other nodes send members to this one (default: the listen address, or the host name and port).")
+    var nodeAddress: HostPort?
+    @Option(name: .customLong("cluster-lease"), help: "Seconds a dead node's parties wait before another node takes them (default 10).")
+    var clusterLease: Double?
     @OptionGroup var security: SecurityOptions
     @OptionGroup var serving: ServingOptions
 
@@ -54,6 +68,10 @@ struct ServeCommand: AsyncParsableCommand {
         o["cert.key"] = serving.certKey
         o["state.dir"] = security.stateDir
         if security.insecure { o["insecure"] = "true" }
+        o["cluster.url"] = cluster
+        o["cluster.node"] = nodeID
+        o["cluster.address"] = nodeAddress?.description
+        o["cluster.lease"] = clusterLease.map { "\($0)" }
         return o
     }
 
@@ -159,7 +177,50 @@ struct ServeCommand: AsyncParsableCommand {
                                          duration: duration, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
                                                       gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+        guard let clusterText = settings.clusterURL else {
+            try await group.run()
+            await gateway?.stop()
+            return
+        }
+        let startedAdmin = adminServer
+        let stopAll: @Sendable () async -> Void = {
+            await gateway?.stop()
+            await startedAdmin?.stop()
+            await server.stop()
+        }
+        let url: ClusterDatabaseURL
+        do { url = try ClusterDatabaseURL(parsing: clusterText) } catch {
+            await stopAll()
+            printError("\(error)")
+            throw ExitCode.failure
+        }
+        var address: NodeAddress
+        if let text = settings.clusterAddress {
+            guard let given = HostPort(argument: text) else {
+                await stopAll()
+                printError("cluster.address must be HOST:PORT, not \"\(text)\"")
+                throw ExitCode.failure
+            }
+            address = NodeAddress(host: given.host, port: given.port)
+        } else {
+            let everywhere = ["0.0.0.0", "::", "[::]", ""].contains(listen.host)
+            address = NodeAddress(host: everywhere ? ProcessInfo.processInfo.hostName : listen.host, port: port)
+        }
+        // A self-signed node is pinned by the members it is sent; a given certificate is verified.
+        if settings.cert == nil { address.fingerprint = identity?.fingerprint }
+        let node = settings.clusterNode ?? "\(ProcessInfo.processInfo.hostName):\(port)"
+        do {
+            try await ClusterNode.run(url: url, nodeID: node, address: address,
+                                      leaseLength: .milliseconds(Int64(settings.clusterLeaseSeconds * 1000)), logger: logger) { cluster in
+                await server.joinCluster(cluster)
+                FileHandleOutput.standardOutput.write("cluster node \(node) at \(address)\n")
+                try await group.run()
+            }
+        } catch let error as ClusterDirectoryError {
+            await stopAll()
+            printError("cluster \(url): \(error)")
+            throw ExitCode.failure
+        }
         await gateway?.stop()
     }
 }

@@ -1,0 +1,168 @@
+import PartyKit
+
+/// `tandem serve --cluster`: the runner's side of a cluster. A hello for a party this node does not
+/// hold waits while the directory is asked (in a task of its own: other members' messages go on),
+/// then goes to the core (this node claimed the party, restored from its snapshot if it had one),
+/// or is answered with a redirect to the node that owns it. Owned parties are saved on each new epoch
+/// or seat, forgotten when they end, and given up when their lease is lost.
+extension PartyServerRunner {
+    /// What members of a party this node lost are told (they reconnect and are redirected).
+    static let movedMessage = "the party moved to another server"
+    /// What members hear while the directory cannot be reached (they try again).
+    static let directoryDownMessage = "the party directory is unavailable; try again"
+
+    /// Serves parties as one node of a cluster from now on (before members connect).
+    public func joinCluster(_ placement: any PartyPlacement) {
+        cluster = ClusterGate(placement: placement)
+        Task { [weak self] in
+            for await party in placement.lostParties { await self?.lostLease(party) }
+        }
+    }
+
+    /// Handles a message of a connection that has not passed its hello in a cluster; false when it is
+    /// not the gate's (no cluster, or already admitted): the core takes it as usual.
+    func gate(_ id: Int, text: String, receivedAt: Double?) -> Bool {
+        guard var gate = cluster, !gate.admitted.contains(id) else { return false }
+        let held = ClusterGate.Held(connection: id, text: text, receivedAt: receivedAt)
+        if gate.holdMore(held) { cluster = gate; return true }
+        // Anything but a hello of this version: the core answers it (an error, a version mismatch).
+        guard case .hello(let hello)? = try? PartyProtocol.decode(text), hello.version == PartyProtocol.version,
+              core.timeline(of: hello.party) == nil else {
+            admit(held)
+            return true
+        }
+        let request = ClusterGate.Request(party: hello.party, key: hello.key)
+        let first = gate.hold(held, for: request)
+        cluster = gate
+        guard first else { return true }
+        let placement = gate.placement
+        if gate.draining {
+            // A draining node claims nothing: the member goes to another live node.
+            let result: Result<PartyPlacementResult, any Error>
+            if let elsewhere = placement.nodes.first(where: { $0 != placement.address }) {
+                result = .success(.elsewhere(elsewhere))
+            } else {
+                result = .failure(PlacementUnavailable())
+            }
+            placed(request, result)
+            return true
+        }
+        let creating = hello.create != nil
+        Task { [weak self] in
+            let result: Result<PartyPlacementResult, any Error>
+            do { result = .success(try await placement.place(party: request.party, key: request.key, creating: creating)) } catch {
+                result = .failure(error)
+            }
+            await self?.placed(request, result)
+        }
+        return true
+    }
+
+    /// The directory's answer for `request`: the held hellos go on accordingly.
+    func placed(_ request: ClusterGate.Request, _ result: Result<PartyPlacementResult, any Error>) {
+        guard var gate = cluster else { return }
+        let held = gate.release(request)
+        cluster = gate
+        switch result {
+        case .success(.here(let restore)):
+            if let restore, core.timeline(of: request.party) == nil {
+                perform(core.restore(party: request.party, key: request.key, config: restore.config, restore: restore.restore,
+                                     seats: restore.seats, now: clock.now()))
+            }
+            // Saved on the next tick: the restored epoch, or the new party's first.
+            if cluster?.owned[request.party] == nil { cluster?.owned[request.party] = ClusterGate.Saved(epoch: -1, seats: -1) }
+            for h in held { admit(h) }
+        case .success(.elsewhere(let node)):
+            logger.info("redirected hellos", metadata: ["party": "\(request.party)", "to": "\(node)", "count": "\(held.count)"])
+            refuse(held, ErrorMessage(code: .redirect, message: "party \"\(request.party)\" is served by \(node)", redirect: node))
+        case .success(.wrongKey):
+            refuse(held, ErrorMessage(code: .wrongKey, message: "wrong key for party \"\(request.party)\""))
+        case .success(.unknown):
+            for h in held { admit(h) }  // the core says it does not know the party
+        case .failure(let error):
+            logger.warning("cluster placement failed", metadata: ["party": "\(request.party)", "error": "\(error)"])
+            refuse(held, ErrorMessage(code: .serverShutdown, message: Self.directoryDownMessage))
+        }
+    }
+
+    /// Passes a held message to the core; a welcome it answers lists the cluster's live nodes.
+    private func admit(_ held: ClusterGate.Held) {
+        guard connections[held.connection] != nil || locals[held.connection] != nil else { return }
+        cluster?.admitted.insert(held.connection)
+        if case .hello(let hello)? = try? PartyProtocol.decode(held.text), let token = hello.resume {
+            core.reclaimSeat(party: hello.party, token: token)
+        }
+        let now = clock.now()
+        var outputs = core.received(held.connection, text: held.text, receivedAt: held.receivedAt.map { min($0, now) }, now: now)
+        if let nodes = cluster?.placement.nodes, !nodes.isEmpty {
+            outputs = outputs.map { output in
+                guard case .send(let id, .welcome(var welcome)) = output else { return output }
+                welcome.nodes = nodes
+                return .send(connection: id, .welcome(welcome))
+            }
+        }
+        perform(outputs)
+    }
+
+    private func refuse(_ held: [ClusterGate.Held], _ error: ErrorMessage) {
+        var seen = Set<Int>()
+        var outputs: [PartyServerCore.Output] = []
+        for h in held where seen.insert(h.connection).inserted {
+            outputs.append(.send(connection: h.connection, .error(error)))
+            outputs.append(.close(connection: h.connection, reason: error.message))
+        }
+        perform(outputs)
+    }
+
+    /// A connection closed: the gate forgets it.
+    func clusterForget(_ id: Int) { cluster?.forget(id) }
+
+    /// On each tick: an owned party with a new epoch or seat is saved; one that ended is forgotten.
+    func clusterTick() {
+        guard var gate = cluster, !gate.owned.isEmpty else { return }
+        let placement = gate.placement
+        for (party, saved) in gate.owned {
+            guard let timeline = core.timeline(of: party), let seats = core.seatCount(of: party) else {
+                gate.owned[party] = nil
+                Task { await placement.end(party: party) }
+                continue
+            }
+            let now = ClusterGate.Saved(epoch: timeline.epoch, seats: seats)
+            guard now != saved, let image = core.image(of: party) else { continue }
+            gate.owned[party] = now
+            let partyClock = clock.now()
+            Task { await placement.save(party: party, image: image, partyClock: partyClock) }
+        }
+        cluster = gate
+    }
+
+    /// This node lost `party`'s lease: it stops serving it, and its members find the new owner.
+    func lostLease(_ party: String) {
+        cluster?.owned[party] = nil
+        perform(core.evict(party: party, reason: Self.movedMessage))
+    }
+
+    /// A drain in a cluster: every owned party is saved, its lease released, and its members told to
+    /// reconnect, which lands them on another node at once; hellos that still come here are
+    /// redirected there.
+    public func drainCluster() async {
+        guard var gate = cluster else { return }
+        gate.draining = true
+        cluster = gate
+        let placement = gate.placement
+        let parties = Array(gate.owned.keys)
+        for party in parties {
+            if let image = core.image(of: party) { await placement.save(party: party, image: image, partyClock: clock.now()) }
+        }
+        await placement.releaseAll()
+        cluster?.owned.removeAll()
+        for party in parties {
+            perform(core.evict(party: party, reason: "the server is restarting"))
+        }
+    }
+}
+
+/// A draining node with no other live node to send a member to.
+struct PlacementUnavailable: Error, CustomStringConvertible {
+    var description: String { "no other live node" }
+}

@@ -188,6 +188,7 @@ public actor PartyServerRunner {
         // A broadcast is one message to many connections in a row: encoded once, its bytes shared by all.
         var encoded: (message: PartyMessage, bytes: ByteBuffer)?
         var sent = 0
+        var reports: [(skewMs: Double?, rttMs: Double?)] = []
         for output in outputs {
             switch output {
             case .send(let id, let message) where locals[id] != nil: locals[id]?(.message(message))
@@ -213,10 +214,13 @@ public actor PartyServerRunner {
                 connections[id]?.close(reason: String(reason.prefix(120)))
                 connections[id] = nil
             case .log(let line): logger.info("\(line)")
-            case .memberReported(let skewMs, let rttMs): observer?.memberReported(skewMs: skewMs, rttMs: rttMs)
+            case .memberReported(let skewMs, let rttMs): reports.append((skewMs, rttMs))
             }
         }
+        // The counts of what was sent first, then what members reported: a scrape that sees a report
+        // sees the messages that went out before it.
         if let observer, sent > 0 { observer.messagesSent(sent) }
+        for (skewMs, rttMs) in reports { observer?.memberReported(skewMs: skewMs, rttMs: rttMs) }
     }
 }
 

@@ -24,6 +24,15 @@ struct ClusterServeTests {
     /// Welcomes a member had: one per node that seated it.
     static func welcomes(_ notices: TestMembers.Notices) -> Int { notices.all.filter { $0.hasPrefix("joined party") }.count }
 
+    /// The guest leaves, then the host (which ends the party); each one's run is waited out.
+    static func leave(_ guest: PartyMember, _ guestRun: Task<PartyMember.Outcome, Never>,
+                      then host: PartyMember, _ hostRun: Task<PartyMember.Outcome, Never>) async {
+        await guest.leave()
+        _ = await guestRun.value
+        await host.leave()
+        _ = await hostRun.value
+    }
+
     @Test func aGuestDialingTheWrongNodeJoinsThePartyOnItsOwner() async throws {
         let (a, b) = try await Self.twoNodes(lease: .seconds(10))
         let party = TestDatabase.unique("wrong-node")
@@ -49,10 +58,7 @@ struct ClusterServeTests {
         guard case .failed(let reason) = await intruder.run() else { Issue.record("a wrong key joined"); return }
         #expect(reason.contains("wrong key"), "\(reason)")
 
-        await guest.leave()
-        _ = await guestRun.value
-        await host.leave()
-        _ = await hostRun.value
+        await Self.leave(guest, guestRun, then: host, hostRun)
         // The host left, the party ended: a forgets it in the directory.
         try await eventually("the ended party leaves the directory") { await TestDatabase.isFree(party, in: b.node.directory) }
         #expect(try await b.node.directory.restore(party: party) == nil)
@@ -110,10 +116,7 @@ struct ClusterServeTests {
         await host.request(.pause)
         try await eventually("the pause reaches the guest via b") { await !guest.status.playing }
 
-        await guest.leave()
-        _ = await guestRun.value
-        await host.leave()
-        _ = await hostRun.value
+        await Self.leave(guest, guestRun, then: host, hostRun)
         await host.shutDown()
         await guest.shutDown()
         await b.stop()
@@ -138,10 +141,7 @@ struct ClusterServeTests {
         }
         #expect(await b.server.memberCount == 2)
         #expect(try await b.node.directory.lookup(party: party)?.node == b.node.directory.configuration.nodeID)
-        await guest.leave()
-        _ = await guestRun.value
-        await host.leave()
-        _ = await hostRun.value
+        await Self.leave(guest, guestRun, then: host, hostRun)
         await host.shutDown()
         await guest.shutDown()
         await b.stop()
@@ -195,10 +195,7 @@ struct ClusterServeTests {
         let guestRun = Task { await guest.run() }
         try await eventually("a new guest dialing b joins the party on a") { await guest.status.synced }
         #expect(await a.server.memberCount == 2)
-        await guest.leave()
-        _ = await guestRun.value
-        await host.leave()
-        _ = await hostRun.value
+        await Self.leave(guest, guestRun, then: host, hostRun)
         await host.shutDown()
         await guest.shutDown()
         await a.stop()

@@ -1,4 +1,5 @@
 import Foundation
+import PartyKit
 import Testing
 @testable import TandemCLI
 
@@ -50,7 +51,7 @@ import Testing
     }
 
     @Test func shuffleIsAPermutationFollowedInOrder() {
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)  // PartyKit's seeded generator: the same shuffle every run
         let order = Playlist.shuffled(count: 10, using: &generator)
         #expect(order.sorted() == Array(0..<10))
         #expect(order != Array(0..<10))
@@ -78,18 +79,5 @@ import Testing
                 + ["https://example.com/x"])
         let empty = folder.appendingPathComponent("sub.mkv").path
         #expect(throws: PlaylistItems.EmptyFolder.self) { try PlaylistItems.expand([empty]) }
-    }
-}
-
-/// A seeded generator (Steele et al.'s SplitMix64), so a shuffle is the same every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -80,6 +80,65 @@ import Testing
         await player.close()
     }
 
+    /// A start closer than the device's queue (a streaming member's preroll took most of the lead):
+    /// the queue is already silent past the instant, so the first sound is heard late. It is skipped
+    /// ahead to meet the clock, not taken as the clock: that put streaming members 10–25 ms behind.
+    @Test func aStartCloserThanTheDeviceQueueSkipsTheSoundToTheClock() async throws {
+        let time = ManualTimeSource(10)
+        let file = TestMedia.path("audio-only.m4a")  // 48 kHz mono
+        let sink = ManualAudioSink()
+        let player = try await Player.open(file, options: PlayerOptions(videoSink: nil, audioSink: sink, timeSource: time))
+        await player.schedule(position: 1.0, at: 10.01)  // 10 ms ahead: prerolled in time
+        let rate = 48000
+        let out = sink.pull(frames: rate / 50, heardIn: 0.04)  // heard from 10.04: 30 ms past the instant
+        #expect(abs(player.clock.position(at: 10.04) - 1.03) < 1e-4, "the clock stays on the instant")
+        try expectHeard(out, from: file, at: 1.03)
+        await player.close()
+    }
+
+    /// A resume whose command arrived after its instant (a late packet on a jittery link): the sound
+    /// after the pause is the sound due by now, and the clock stays where the instant puts it.
+    @Test func aLateResumeSkipsTheSoundToTheClock() async throws {
+        let time = ManualTimeSource(10)
+        let file = TestMedia.path("audio-only.m4a")
+        let sink = ManualAudioSink()
+        let player = try await Player.open(file, options: PlayerOptions(videoSink: nil, audioSink: sink, timeSource: time))
+        await player.seek(to: 1.0)
+        _ = sink.pull(frames: 480)  // paused: silence
+        time.set(20)
+        player.play(at: 19.97)  // 30 ms late
+        let out = sink.pull(frames: 48000 / 50)
+        #expect(abs(player.clock.position(at: 20) - 1.03) < 1e-4, "the clock stays on the instant")
+        try expectHeard(out, from: file, at: 1.03)
+        await player.close()
+    }
+
+    /// A plain play is not on an instant: the first sound heard is the clock (it waits for the sound).
+    @Test func aPlainPlayAnchorsTheClockOnTheSound() async throws {
+        let time = ManualTimeSource(10)
+        let file = TestMedia.path("audio-only.m4a")
+        let sink = ManualAudioSink()
+        let player = try await Player.open(file, options: PlayerOptions(videoSink: nil, audioSink: sink, timeSource: time))
+        await player.seek(to: 1.0)
+        player.play()
+        let out = sink.pull(frames: 48000 / 50, heardIn: 0.04)
+        #expect(abs(player.clock.position(at: 10.04) - 1.0) < 1e-4, "the sound heard at 10.04 is the clock")
+        try expectHeard(out, from: file, at: 1.0)
+        await player.close()
+    }
+
+    /// What `out` begins with is the file's sound at `position`, within the rounding of a few samples.
+    private func expectHeard(_ out: [Float], from file: String, at position: Double,
+                             sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let reference = try TestMedia.run("ffmpeg", ["-v", "quiet", "-i", file, "-f", "f32le", "-ac", "1", "-"])
+            .withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let at = Int(position * 48000)
+        let heard = Array(out[0..<200])
+        #expect(heard.contains { $0 != 0 }, "sound, not silence", sourceLocation: sourceLocation)
+        let best = (at - 2...at + 2).map { offset in zip(heard, reference[offset..<offset + 200]).map { abs($0 - $1) }.max() ?? 1 }.min() ?? 1
+        #expect(best < 1e-3, "heard the sound due at \(position) s", sourceLocation: sourceLocation)
+    }
+
     @Test func playAtResumesExactlyAtTheInstant() async throws {
         let time = ManualTimeSource(0)
         let sink = RecordingVideoSink(hashing: false)

@@ -178,7 +178,7 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
         let rate = Double(format.sampleRate)
         let now = control.time.now()
         let heardAt = now + latency() + heardIn
-        let (serial, clock, prerolling, startedLate) = control.settled(at: now) { ($0.serial, $0.clock, $0.prerolling, $0.startedLate) }
+        let (serial, clock, prerolling, meetsClock) = control.settled(at: now) { ($0.serial, $0.clock, $0.prerolling, $0.soundMeetsClock) }
         var written = 0
         var anchored = false
         // The buffer may span a clock switch (pause, play or rate change at an instant): each
@@ -196,17 +196,18 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
                 continue
             }
             // Silence until the segment's instant (a scheduled start), and across a gap before the
-            // next sample (audio that starts later than the clock waits for it). A start whose instant
-            // passed while a slow stream prerolled: the clock starts where it would be by now, and the
-            // sound skips ahead to it, as the picture does, instead of dragging the clock back to itself.
-            // (Only then: on a plain start the first sound heard is the clock.)
+            // next sample (audio that starts later than the clock waits for it). The first sound of a
+            // clock started on an instant meets it exactly: it waits for its sample's due time, or
+            // skips ahead to the sound due by then, as the picture does, instead of dragging the clock
+            // back to itself. (Only then: on a plain start the first sound heard is the clock.)
             var lead = max(0, segment.anchorHost - segmentStart)
             if let next = nextMedia(serial: serial) {
                 let due = segment.position(at: segmentStart + lead)
                 let gap = (next - due) / segment.rate
-                if gap > Self.gapTolerance {
+                let meeting = meetsClock && !anchored
+                if gap > Self.gapTolerance || (meeting && gap > 0) {
                     lead += gap
-                } else if startedLate, !anchored, -gap > Self.gapTolerance {
+                } else if meeting, gap < 0 {
                     skip(serial: serial, before: due)
                 }
             }

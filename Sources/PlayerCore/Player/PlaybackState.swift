@@ -46,10 +46,15 @@ struct PlaybackState: Sendable {
         case following(MediaClock)
     }
     private var scheduledStart = PrerollStart.atOnce
-    /// The preroll's start instant had passed when the preroll was ready (a slow stream): the clock
-    /// starts where it would be by now, and the first sound heard must catch up to it rather than
-    /// anchor the clock back at the preroll. Cleared by the first sound heard.
-    private(set) var startedLate = false
+    /// The clock was started on an instant (a scheduled start or resume, as a party's commands are),
+    /// so the first sound heard must meet it: silence until its sample is due, or the sound skipped
+    /// ahead to where the clock is by then. The sound cannot always make the instant: one that is
+    /// closer than the device's queue (a slow stream's preroll, a command that arrived late) finds
+    /// the queue already filled with silence past it. Anchoring the clock on that sound, as a plain
+    /// start does, would drag the clock back by the difference and put the member behind the party.
+    /// False after a plain start or play: there the first sound heard is the clock. Cleared by the
+    /// first sound heard.
+    private(set) var soundMeetsClock = false
     private var pendingSteps = 0
     private var videoEnded = false
     private var audioEnded = false
@@ -102,7 +107,7 @@ struct PlaybackState: Sendable {
         accurateTarget = accurate ? position : nil
         pendingSeek = SeekRequest(serial: serial, position: position, accurateTarget: accurateTarget)
         prerolling = true
-        startedLate = false
+        soundMeetsClock = false
         prerollPosition = position
         videoPrerolled = !hasVideo
         audioPrerolled = !hasAudio
@@ -154,7 +159,7 @@ struct PlaybackState: Sendable {
         case .following(let clock): clock.hostTime(of: prerollPosition) ?? now
         }
         master.restart(position: prerollPosition, host: wantsPlaying ? start : now, paused: !wantsPlaying)
-        startedLate = wantsPlaying && start < now
+        soundMeetsClock = wantsPlaying && (scheduledStart != .atOnce || start < now)
         return [.resumeWaiters(olderThan: serial + 1), .emit(.seekCompleted(position: prerollPosition))]
     }
 
@@ -179,6 +184,7 @@ struct PlaybackState: Sendable {
     mutating func play(at now: Double) -> [PlaybackAction] {
         settle(at: now)
         wantsPlaying = true
+        soundMeetsClock = false
         if !prerolling, master.isPaused { master.resume(at: now) }
         return [.emit(.stateChanged(.playing))]
     }
@@ -190,6 +196,9 @@ struct PlaybackState: Sendable {
         if prerolling {
             scheduledStart = .at(hostTime)
         } else {
+            // A resume: the sound that follows the pause meets the instant. (Already playing, the
+            // clock goes on unbroken and the sound with it.)
+            soundMeetsClock = master.isPaused
             let position = master.isPaused ? clock.anchorPosition : clock.position(at: hostTime)
             master.restart(position: position, host: hostTime, paused: false)
         }
@@ -199,6 +208,7 @@ struct PlaybackState: Sendable {
     mutating func pause(at now: Double) -> [PlaybackAction] {
         wantsPlaying = false
         scheduledStart = .atOnce
+        soundMeetsClock = false
         master.pause(at: now)
         return [.emit(.stateChanged(.paused))]
     }
@@ -231,6 +241,8 @@ struct PlaybackState: Sendable {
             master.setRate(target.rate, at: now)
             if target.isPaused { prerollPosition = target.anchorPosition } else { scheduledStart = .following(target) }
         } else {
+            // A resume on the target's instant: its first sound meets it (see `playScheduled`).
+            if master.isPaused, !target.isPaused { soundMeetsClock = true }
             master.switchTo(target, at: now)
         }
         return [announce]
@@ -277,7 +289,7 @@ struct PlaybackState: Sendable {
     /// scheduled start must), so it moved in steps of a device buffer and read up to one ahead.
     mutating func audioHeard(serial: Int, position: Double, at hostTime: Double, now: Double) {
         guard serial == self.serial, !prerolling, !clock.isPaused(at: hostTime) else { return }
-        startedLate = false
+        soundMeetsClock = false
         master.set(position: position, heardAt: hostTime, now: now)
     }
 

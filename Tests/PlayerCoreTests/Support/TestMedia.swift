@@ -112,11 +112,12 @@ final class ManualAudioSink: AudioSink {
     }
     func stop() { source.withLock { $0 = nil } }
 
-    /// Pulls `frames` mono float samples as a device would now.
-    func pull(frames: Int) -> [Float] {
+    /// Pulls `frames` mono float samples as a device would now, the first heard `heardIn` seconds
+    /// from now (a device with that much already queued).
+    func pull(frames: Int, heardIn: Double = 0) -> [Float] {
         var out = [Float](repeating: .nan, count: frames)
         let src = source.withLock { $0 }
-        out.withUnsafeMutableBytes { _ = src?.pull(into: $0, frames: frames) }
+        out.withUnsafeMutableBytes { _ = src?.pull(into: $0, frames: frames, heardIn: heardIn) }
         return out
     }
 }

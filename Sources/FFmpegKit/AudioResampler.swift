@@ -51,6 +51,17 @@ public final class AudioResampler {
         return Int(produced)
     }
 
+    /// Seconds of input held inside the resampler: the next output sample comes from this long
+    /// before the next input frame starts. Zero while rates match and no correction was ever asked;
+    /// once a correction forces resampling, the filter holds half its length (16 samples of the
+    /// default 32), which output timestamps must count or every chunk claims to start that much late.
+    public var delay: Double {
+        guard let context else { return 0 }
+        return Double(swr_get_delay(context, Self.delayBase)) / Double(Self.delayBase)
+    }
+    /// Units of ``delay`` asked from swresample: nanoseconds, far finer than a sample.
+    private static let delayBase: Int64 = 1_000_000_000
+
     /// Forgets buffered samples and pending correction (after a seek).
     public func reset() {
         swr_free(&context)

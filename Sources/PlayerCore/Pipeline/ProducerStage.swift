@@ -34,9 +34,10 @@ struct ProducerStage {
     mutating func render(_ frame: Frame, position: Double, speed: PlaybackSpeed) throws(FFmpegError) -> Chunk {
         let correction = speed.correction
         if tempo?.tempo ?? 1 != speed.rate { tempo = speed.rate == 1 ? nil : AudioTempoFilter(tempo: speed.rate) }
-        // Without a tempo filter output follows input sample for sample: take the frame's own time.
-        if tempo == nil || cursor.isNaN { cursor = position }
         let mediaPerFrame = speed.effective / Double(format.sampleRate)
+        // Without a tempo filter output follows input: take the frame's own time, less what the
+        // resampler still holds of earlier frames (it comes out first).
+        if tempo == nil || cursor.isNaN { cursor = position - resampler.delay }
         scratch.removeAll(keepingCapacity: true)
         var produced = 0
         if let tempo {

@@ -1,6 +1,7 @@
 import CFFmpeg
 import FFmpegKit
 import Foundation
+import Synchronization
 
 /// A decoder thread: packets of one stream in, frames out, generation by generation.
 ///
@@ -14,7 +15,9 @@ final class DecoderWorker: Sendable {
     /// Sends of one packet answered EAGAIN before it is dropped as undecodable.
     static let maxSendAttempts = 64
 
-    private let decoder: Decoder
+    /// The decoder until ``run()`` takes it: from then on the decoder thread is its one owner, and an
+    /// audio track change frees the old decoder as it swaps (nothing else holds it).
+    private let handOver: Mutex<Decoder?>
     private let packets: PacketQueue
     private let control: PlaybackControl
     private let startSeconds: Double
@@ -29,7 +32,7 @@ final class DecoderWorker: Sendable {
 
     init(decoder: Decoder, packets: PacketQueue, output: Output, control: PlaybackControl, startSeconds: Double,
          trackSwitch: AudioTrackSwitch? = nil) {
-        self.decoder = decoder
+        handOver = Mutex(decoder)
         self.trackSwitch = trackSwitch
         self.packets = packets
         self.sink = output
@@ -43,7 +46,7 @@ final class DecoderWorker: Sendable {
         var target: Double?
         var nextPosition: Double?
         var reportedError = false
-        var decoder = self.decoder
+        guard var decoder = handOver.withLock({ $0.take() }) else { return }
         while let item = packets.get() {
             if item.serial != serial {
                 serial = item.serial

@@ -22,15 +22,19 @@ public struct PartyServerService: Service {
     /// Stop by itself after this many seconds (scripts and tests), draining as for a SIGTERM.
     let duration: Double?
     let logger: Logger
+    /// Run first when the drain begins: what else brings members to the server stops (the Syncplay
+    /// gateway stops listening).
+    let drainBegins: @Sendable () async -> Void
 
     public init(server: PartyServerRunner, admin: AdminServer?, metrics: ServerMetrics, drainSeconds: Double,
-                duration: Double?, logger: Logger) {
+                duration: Double?, logger: Logger, drainBegins: @escaping @Sendable () async -> Void = {}) {
         self.server = server
         self.admin = admin
         self.metrics = metrics
         self.drainSeconds = drainSeconds
         self.duration = duration
         self.logger = logger
+        self.drainBegins = drainBegins
     }
 
     public func run() async throws {
@@ -58,6 +62,7 @@ public struct PartyServerService: Service {
     private func drain() async {
         let members = await server.memberCount
         logger.info("draining", metadata: ["members": "\(members)", "seconds": "\(drainSeconds)"])
+        await drainBegins()
         admin?.startDraining()
         await refresh(draining: true)
         // In a cluster: parties saved and released first, so members' reconnects land on another node.

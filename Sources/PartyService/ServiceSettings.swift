@@ -9,7 +9,7 @@ import PartyNet
 ///
 /// Keys (JSON: nested objects or dotted names; environment: upper case with `_`, prefixed `TANDEM_`):
 /// `listen`, `admin.listen`, `log.level`, `cache.dir`, `cache.size` (MB), `drain.seconds`, `cert`,
-/// `cert.key`, `state.dir`, `insecure`, and for a cluster `cluster.url`, `cluster.node`, `cluster.address`,
+/// `cert.key`, `state.dir`, `insecure`, `syncplay` (the Syncplay gateway's `[HOST:]PORT`), and for a cluster `cluster.url`, `cluster.node`, `cluster.address`,
 /// `cluster.lease` (seconds). A value of the wrong type, or a key the file should not
 /// have (a typo), is an error naming the key and where it came from, never a silent default.
 public struct ServiceSettings: Sendable, Equatable {
@@ -27,6 +27,9 @@ public struct ServiceSettings: Sendable, Equatable {
     public var certKey: String?
     public var stateDir: String?
     public var insecure = false
+    /// Where the Syncplay gateway listens, `[HOST:]PORT` as `--syncplay` takes it (a bare port: the
+    /// listen address's host); nil: no gateway. A file may give the port as a number.
+    public var syncplay: String?
     /// The cluster's directory (`postgres://USER[:PASS]@HOST[:PORT]/DB`); nil: a single server.
     public var clusterURL: String?
     /// This node's name in the directory (default: the host name and the party port).
@@ -42,7 +45,7 @@ public struct ServiceSettings: Sendable, Equatable {
 
     /// Every key a config file may hold.
     public static let keys = ["listen", "admin.listen", "log.level", "cache.dir", "cache.size", "drain.seconds",
-                              "cert", "cert.key", "state.dir", "insecure",
+                              "cert", "cert.key", "state.dir", "insecure", "syncplay",
                               "cluster.url", "cluster.node", "cluster.address", "cluster.lease"]
     /// The environment variables' prefix.
     public static let environmentPrefix = "tandem"
@@ -110,6 +113,14 @@ public struct ServiceSettings: Sendable, Equatable {
         } else if let text = try string("insecure") {
             guard let b = Bool(text.lowercased()) else { throw .invalid("insecure", text, "true or false", source) }
             s.insecure = b
+        }
+        // Text first, so that an option or a variable wins over a file's bare port number.
+        if let text = reader.string(forKey: "syncplay") {
+            s.syncplay = text
+        } else if let port = reader.int(forKey: "syncplay") {
+            s.syncplay = "\(port)"
+        } else {
+            s.syncplay = try string("syncplay")
         }
         s.clusterURL = try string("cluster.url")
         s.clusterNode = try string("cluster.node")

@@ -58,6 +58,12 @@ public final class SyncplayGatewayServer: Sendable {
     /// Clients connected now.
     public var clientCount: Int { clients.count }
 
+    /// Stops taking new clients; those connected stay (a draining party server tells them it is
+    /// restarting, as every member). A client connecting from now on is refused by the system.
+    public func stopListening() async {
+        try? await channel.close()
+    }
+
     /// Stops listening and closes every client (each member leaves its party).
     public func stop() async {
         try? await channel.close()

@@ -3,13 +3,9 @@
 public protocol PartyControls: Sendable {
     /// Asks the party to play, pause, seek, change item or rate (it may refuse: a notice says why).
     func request(_ request: PartyWindowRequest) async
-    /// Sends a line of chat to everyone in the party (typed in the window's chat line).
+    /// Sends a line of chat to everyone in the party (typed in the window's chat line). Required:
+    /// a party the window is put on must say where its chat goes.
     func chat(_ text: String) async
     /// Leaves the party (the user quit the window).
     func leave() async
-}
-
-extension PartyControls {
-    /// A party without chat (a bridge that cannot send it) drops the line.
-    public func chat(_ text: String) async {}
 }

@@ -79,3 +79,22 @@ struct ServiceSettingsTests {
         }
     }
 }
+
+extension ServiceSettingsTests {
+    /// `syncplay` (`--syncplay`, TANDEM_SYNCPLAY): the gateway's `[HOST:]PORT`, in a file also a bare
+    /// port number; options and the environment win over the file as for every key.
+    @Test func theSyncplayGatewayIsASetting() async throws {
+        let number = try Self.file(#"{"syncplay": 8999}"#)
+        let text = try Self.file(#"{"syncplay": "127.0.0.1:8998"}"#)
+        defer {
+            try? FileManager.default.removeItem(atPath: number)
+            try? FileManager.default.removeItem(atPath: text)
+        }
+        #expect(try await ServiceSettings.resolve(options: [:], environment: [:], configFile: nil).syncplay == nil)
+        #expect(try await ServiceSettings.resolve(options: [:], environment: [:], configFile: number).syncplay == "8999")
+        #expect(try await ServiceSettings.resolve(options: [:], environment: [:], configFile: text).syncplay == "127.0.0.1:8998")
+        #expect(try await ServiceSettings.resolve(options: [:], environment: ["TANDEM_SYNCPLAY": "9000"], configFile: number).syncplay == "9000")
+        #expect(try await ServiceSettings.resolve(options: ["syncplay": "[::1]:9001"], environment: ["TANDEM_SYNCPLAY": "9000"],
+                                                  configFile: number).syncplay == "[::1]:9001")
+    }
+}

@@ -63,10 +63,13 @@ public actor PartyServerRunner {
     }
 
     /// Tells every member the server is going (`serverShutdown`: members keep their seats' tokens
-    /// and reconnect), without closing anything yet: a drain lets them leave first.
+    /// and reconnect), without closing anything yet: a drain lets them leave first. In-process
+    /// members (the Syncplay gateway's) are told too.
     public func tellEveryone(shuttingDown message: String) {
-        let encoded = PartyProtocol.encode(.error(ErrorMessage(code: .serverShutdown, message: message)))
+        let error = PartyMessage.error(ErrorMessage(code: .serverShutdown, message: message))
+        let encoded = PartyProtocol.encode(error)
         for connection in connections.values { connection.send(encoded) }
+        for deliver in locals.values { deliver(.message(error)) }
     }
 
     /// Receives the server's counts as it runs (the service's metrics).
@@ -76,8 +79,8 @@ public actor PartyServerRunner {
     public func observe(with observer: any PartyServerObserver) { self.observer = observer }
 
     public var partyCount: Int { core.partyCount }
-    /// Connected members (relay connections not counted).
-    public var memberCount: Int { connections.count }
+    /// Connected members, in-process ones included (relay connections not counted).
+    public var memberCount: Int { connections.count + locals.count }
 
     private func accept(_ connection: WebSocketConnection) async {
         if RelayProtocol.party(ofPath: connection.requestPath) != nil { return await acceptRelay(connection) }

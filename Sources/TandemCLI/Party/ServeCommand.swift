@@ -68,6 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
         o["cert.key"] = serving.certKey
         o["state.dir"] = security.stateDir
         if security.insecure { o["insecure"] = "true" }
+        o["syncplay"] = syncplay?.description
         o["cluster.url"] = cluster
         o["cluster.node"] = nodeID
         o["cluster.address"] = nodeAddress?.description
@@ -103,6 +104,14 @@ struct ServeCommand: AsyncParsableCommand {
         if settings.insecure, settings.cert != nil {
             printError("insecure and cert contradict each other")
             throw ExitCode.failure
+        }
+        var gatewayOption: SyncplayGatewayOption?
+        if let text = settings.syncplay {
+            guard let option = SyncplayGatewayOption(argument: text) else {
+                printError("syncplay must be [HOST:]PORT, not \"\(text)\"")
+                throw ExitCode.failure
+            }
+            gatewayOption = option
         }
         var logger = Logger(label: "tandem.serve")
         logger.logLevel = settings.logLevel
@@ -168,13 +177,15 @@ struct ServeCommand: AsyncParsableCommand {
             adminServer = a
         }
         let gateway: SyncplayGatewayServer?
-        do { gateway = try await syncplay?.start(parties: server, identity: identity, defaultHost: listen.host, logger: logger) } catch {
+        do { gateway = try await gatewayOption?.start(parties: server, identity: identity, defaultHost: listen.host, logger: logger) } catch {
             await adminServer?.stop()
             await server.stop()
             throw error
         }
+        // The gateway stops taking Syncplay clients first, so that none lands in a server that is going
+        // away; those in parties are told the server is restarting with every other member.
         let service = PartyServerService(server: server, admin: adminServer, metrics: metrics, drainSeconds: settings.drainSeconds,
-                                         duration: duration, logger: logger)
+                                         duration: duration, logger: logger, drainBegins: { await gateway?.stopListening() })
         let group = ServiceGroup(configuration: .init(services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
                                                       gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         guard let clusterText = settings.clusterURL else {

@@ -5,7 +5,7 @@ import SyncplayNet
 
 /// `--syncplay [HOST:]PORT` of `serve` and a self-serving `host`: where the Syncplay gateway
 /// listens (docs/syncplay.md). Without a host, the party server's own listening address.
-struct SyncplayGatewayOption: ExpressibleByArgument, Sendable {
+struct SyncplayGatewayOption: ExpressibleByArgument, CustomStringConvertible, Sendable {
     var host: String?
     var port: Int
 
@@ -20,6 +20,9 @@ struct SyncplayGatewayOption: ExpressibleByArgument, Sendable {
             return nil
         }
     }
+
+    /// As given: `PORT` or `HOST:PORT` (serve's `syncplay` setting).
+    var description: String { host.map { HostPort(host: $0, port: port).description } ?? "\(port)" }
 
     static let help = ArgumentHelp("Also accept Syncplay clients on [HOST:]PORT: the room is the party ID, the password its key.",
                                    valueName: "[host:]port")

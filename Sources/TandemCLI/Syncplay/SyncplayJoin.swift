@@ -63,73 +63,26 @@ struct SyncplayJoin {
     }
 
     private func run(_ session: SyncplaySession, output: SyncplayOutput, window: PartyWindow?) async -> Int32 {
-        var ipcServer: IPCServer?
-        if let ipc {
-            let server = IPCServer(socketPath: ipc, target: SyncplayIPCTarget(session: session, onQuit: {
-                Task { await session.leave() }
-            }))
-            do { try await server.start() } catch {
-                printError(error.description)
-                return 1
-            }
-            ipcServer = server
-        }
-        let json = json
-        let statusLine = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: json ? 1_000_000_000 : 100_000_000)
-                output.show(await session.status)
-            }
-        }
-        let scripted = Task { [script] in
-            while !(await session.status.connected) {
-                if Task.isCancelled { return }
-                try? await Task.sleep(nanoseconds: 20_000_000)
-            }
-            let start = Date()
-            for step in script?.steps ?? [] {
-                let wait = step.at - Date().timeIntervalSince(start)
-                if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
-                if Task.isCancelled { return }
+        let scaffold = SessionScaffold(
+            ipc: ipc.map { ($0, SyncplayIPCTarget(session: session, onQuit: { Task { await session.leave() } })) },
+            output: output.terminal,
+            showStatus: { output.show(await session.status) },
+            isJoined: { await session.status.connected },
+            script: script,
+            perform: { step in
                 switch step.action {
                 case .play: await session.setPaused(false)
                 case .pause: await session.setPaused(true)
                 case .seek: await session.seek(to: step.value ?? 0)
                 case .rate, .item: break
                 }
-            }
-        }
-        // Lines typed on a terminal are chat; "/who" lists who is here, "/ready" and "/unready" say so.
-        // Read by TerminalChatInput's own thread, never a cooperative one.
-        let chat = TerminalChatInput.start(output: output.terminal) { text in
-            Task {
-                switch text {
-                case "/who": await session.listUsers()
-                case "/ready": await session.setReady(true)
-                case "/unready": await session.setReady(false)
-                default: await session.chat(text)
-                }
-            }
-        }
-        let stopper = Task { [duration] in
-            await waitForSignalOrTimeout(duration)
-            if !Task.isCancelled { await session.leave() }
-        }
-        // The window runs beside the session; quitting it leaves the room, and the session's end closes it.
-        let windowLoop = window.map { window in Task { await window.run(session) } }
-        let outcome = await session.run()
-        if let window {
-            await window.stop()
-            await windowLoop?.value
-            await window.close()
-        }
-        stopper.cancel()
-        chat?.stop()
-        scripted.cancel()
-        statusLine.cancel()
-        await ipcServer?.stop()
-        await session.shutDown()
-        output.finish()
+            },
+            typed: { text in await session.typed(text) },
+            duration: duration,
+            leave: { await session.leave() },
+            window: window,
+            runWindow: { window in await window.run(session) })
+        guard let outcome = await scaffold.run({ await session.run() }, shutDown: { await session.shutDown() }) else { return 1 }
         switch outcome {
         case .left:
             return 0

@@ -27,7 +27,8 @@ extension PartyWindow {
     }
 }
 
-/// The window's requests as the Syncplay user's own: play, pause and seek; a room has no items or rate.
+/// The window's requests as the Syncplay user's own: play, pause and seek (a room has no items or
+/// rate); its chat line is the room's chat, with the terminal's slash commands.
 struct SyncplayControls: PartyControls {
     let session: SyncplaySession
     let board: NoticeBoard
@@ -41,6 +42,8 @@ struct SyncplayControls: PartyControls {
         case .rate: board.post(.refused(reason: "a Syncplay room plays at normal speed"))
         }
     }
+
+    func chat(_ text: String) async { await session.typed(text) }
 
     func leave() async { await session.leave() }
 }

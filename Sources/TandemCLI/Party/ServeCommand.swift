@@ -248,6 +248,12 @@ enum Signals {
     private static let waiters = Mutex(Waiters())
 
     static func wait() async {
+        for await _ in subscribe() { return }
+    }
+
+    /// A stream with an element for each SIGINT or SIGTERM from now on (the sources are installed
+    /// before this returns, so no signal between this call and the first wait is lost).
+    static func subscribe() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream<Void>.makeStream()
         let (id, install) = waiters.withLock { w -> (Int, Bool) in
             defer { w.next += 1; w.installed = true }
@@ -256,7 +262,7 @@ enum Signals {
         }
         continuation.onTermination = { _ in _ = waiters.withLock { $0.list.removeValue(forKey: id) } }
         if install { installSources() }
-        for await _ in stream { return }
+        return stream
     }
 
     private static func installSources() {

@@ -76,19 +76,21 @@ import Testing
         try await Self.expectRectangleTimed(try Self.pgsClip(media, scale: 3, name: "big.mkv"))
     }
 
-    /// A DVD subtitle track (ffmpeg's `dvdsub` encoder on the PGS pictures): its own palette and
-    /// timing, the same place.
-    @Test func aDVDSubtitleTrackShowsItsPictureInPlace() async throws {
+    /// DVD and DVB subtitle tracks (ffmpeg's `dvdsub` and `dvbsub` encoders on the PGS pictures):
+    /// their own palettes, the same place. (ffmpeg's re-encoding gives them durations of its own, so
+    /// only the start is checked.)
+    @Test(arguments: ["dvdsub", "dvbsub"])
+    func aDVDOrDVBSubtitleTrackShowsItsPictureInPlace(codec: String) async throws {
         let media = try SubtitleMedia()
         defer { media.remove() }
         let pgs = try Self.pgsClip(media)
-        let dvd = media.path("dvd.mkv")
-        try SubtitleMedia.ffmpeg(["-i", pgs, "-map", "0:v", "-map", "0:s", "-c:v", "copy", "-c:s", "dvdsub", dvd])
+        let dvd = media.path("\(codec).mkv")
+        try SubtitleMedia.ffmpeg(["-i", pgs, "-map", "0:v", "-map", "0:s", "-c:v", "copy", "-c:s", codec, dvd])
         for (time, shown) in [(0.52, false), (1.48, true)] {
             let (picture, player) = try await pictureWithSubtitles(dvd, at: time, options: SubtitleOptions(renderer: SubtitleCompositor()))
             let found = Self.white(picture)
             if shown {
-                let box = try #require(found.box, "at \(time) s: no DVD subtitle")
+                let box = try #require(found.box, "at \(time) s: no \(codec) subtitle")
                 #expect(zip(box, Self.expectedBox).allSatisfy { abs($0 - $1) <= 1 }, "at \(time) s: \(box), expected \(Self.expectedBox)")
             } else {
                 #expect(found.count == 0, "at \(time) s: \(found.count) white pixels")

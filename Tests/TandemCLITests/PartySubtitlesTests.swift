@@ -34,7 +34,8 @@ import TandemWindow
 
     /// `tandem join` with a local copy of the party's item: the same-named .srt beside that copy is
     /// a track of the member's player, as `play` finds it (the window's players are made knowing
-    /// only the item's index; the copy's path is the member's to tell).
+    /// only the item's index; the copy's path is the member's to tell). The host, whose window
+    /// knows its files and finds their subtitles itself, gets each once.
     @Test func aJoinersLocalCopyBringsItsSameNamedSubtitles() async throws {
         let hostFolder = try SubtitleCommandTests.folder()
         let guestFolder = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-subjoin-\(UUID().uuidString)")
@@ -45,22 +46,23 @@ import TandemWindow
         }
         try FileManager.default.copyItem(at: hostFolder.appendingPathComponent("film.mkv"), to: guestFolder.appendingPathComponent("film.mkv"))
         try SubtitleCommandTests.srt.write(to: guestFolder.appendingPathComponent("film.srt"), atomically: true, encoding: .utf8)
-        try FileManager.default.removeItem(at: hostFolder.appendingPathComponent("film.srt"))
 
         let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
         let port = try await server.start()
         let link = PartyLink(host: "127.0.0.1", port: port, party: "subs", key: "k", insecure: true)
         let film = hostFolder.appendingPathComponent("film.mkv").path
         let item = MediaItem(title: "film.mkv", identity: try MediaIdentification.identify(file: film))
-        // Players as `join`'s window makes them: its sinks know no files, so no path to look beside.
-        func member(_ name: String, folder: URL, create: PartyConfig?) -> PartyMember {
-            let sinks = StorySinks(urls: [], sound: false, subtitles: { _ in PartySubtitles().options(for: nil) }, warn: { _ in })
+        // Players as the windows make them: `join`'s knows no files, `host`'s knows its own.
+        func member(_ name: String, folder: URL, create: PartyConfig?, files: [String]) -> PartyMember {
+            let sinks = StorySinks(urls: files, sound: false, subtitles: { index in
+                PartySubtitles().options(for: files.indices.contains(index) ? files[index] : nil)
+            }, warn: { _ in })
             return PartyMember(options: .init(link: link, name: name, create: create, mediaFolders: [folder.path],
                                               playerOptions: { sinks.playerOptions(for: $0) }, logger: Logger(label: "test")),
                                notices: { _ in })
         }
-        let host = member("Hana", folder: hostFolder, create: PartyConfig(items: [item]))
-        let guest = member("Gus", folder: guestFolder, create: nil)
+        let host = member("Hana", folder: hostFolder, create: PartyConfig(items: [item]), files: [film])
+        let guest = member("Gus", folder: guestFolder, create: nil, files: [])
         let hostRun = Task { await host.run() }
         defer { hostRun.cancel() }
         // Polling with failure bounds only (15 s each): the party exists once the host is in it.
@@ -77,7 +79,8 @@ import TandemWindow
         let shown = try #require(try await poll { await guest.currentPlayer }, "the guest never opened the item")
         #expect(shown.subtitleTracks.count == 1, "film.srt beside the guest's copy: \(shown.subtitleTracks)")
         #expect(shown.subtitleTrack == 1)
-        #expect((await host.currentPlayer)?.subtitleTracks.isEmpty == true, "the host's folder has no film.srt")
+        let hostPlayer = try #require(try await poll { await host.currentPlayer })
+        #expect(hostPlayer.subtitleTracks.count == 1, "the host's film.srt, once: \(hostPlayer.subtitleTracks)")
         await guest.leave()
         await host.leave()
         _ = await guestRun.value

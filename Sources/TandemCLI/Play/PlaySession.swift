@@ -43,6 +43,9 @@ struct PlaySession {
         levels = command.volume.map { SavedVolume(volume: $0, muted: saved?.muted ?? false) } ?? saved ?? SavedVolume(volume: 100, muted: false)
     }
 
+    /// The signal (SIGINT, SIGTERM) that ended the run, if one did.
+    var quitSignal: Int32? { requests.quitSignal }
+
     /// The run failed: nothing opened (one file that failed, or every file), or an output failed.
     var failed: Bool { outputFailed || (played == 0 && failures > 0) }
 
@@ -57,7 +60,7 @@ struct PlaySession {
         let interrupts = display == nil ? Signals.subscribe() : nil
         let interruptWatch = interrupts.map { signals in
             Task { [requests] in
-                for await _ in signals { return requests.requestQuit() }
+                for await signal in signals { return requests.requestQuit(signal: signal) }
             }
         }
         var action = playlist.handle(.start)

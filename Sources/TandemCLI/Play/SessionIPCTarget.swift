@@ -51,6 +51,8 @@ final class SessionIPCTarget: IPCTarget {
 final class SessionRequests: Sendable {
     private struct State {
         var quit = false
+        /// The signal that asked for the quit (SIGINT, SIGTERM), if one did.
+        var signal: Int32?
         var step: Int?
         /// Whether `playlist-next` / `playlist-prev` have an item to go to (from ``Playlist``).
         var canStep = (next: false, previous: false)
@@ -60,9 +62,11 @@ final class SessionRequests: Sendable {
     }
     private let state = Mutex(State())
 
-    func requestQuit() {
+    /// A quit (IPC's `quit`), or one asked for by `signal`.
+    func requestQuit(signal: Int32? = nil) {
         let waiters = state.withLock { s in
             s.quit = true
+            if s.signal == nil { s.signal = signal }
             defer { s.quitWaiters = [:] }
             return Array(s.quitWaiters.values)
         }
@@ -70,6 +74,8 @@ final class SessionRequests: Sendable {
     }
 
     var quitRequested: Bool { state.withLock { $0.quit } }
+    /// The signal that asked for the quit, if one did.
+    var quitSignal: Int32? { state.withLock { $0.signal } }
 
     /// Returns once a quit is asked for (at once if it was already), or when the task is cancelled.
     func waitForQuit() async {

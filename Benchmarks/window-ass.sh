@@ -76,6 +76,14 @@ EOF
 } >"$ass"
 subbed=$work/clip-ass.mkv
 ffmpeg -v error -y -i "$clip" -i "$ass" -map 0 -map 1 -c copy -c:s ass -disposition:s:0 default "$subbed"
+# The figures mean something only if tandem draws the track: its picture at 0.6 s (two events on
+# screen) differs from the one without subtitles.
+"$tandem" play --no-config --fast --start 0.6 --end 0.7 --snapshot "$work/with.png" "$subbed" >/dev/null
+"$tandem" play --no-config --fast --start 0.6 --end 0.7 --sid no --snapshot "$work/without.png" "$subbed" >/dev/null
+if cmp -s "$work/with.png" "$work/without.png"; then
+    echo "tandem play shows no subtitles on $subbed: nothing to compare" >&2
+    exit 1
+fi
 frames=$(awk -v d="$duration" -v r="$(ffprobe -v error -select_streams v:0 -show_entries stream=r_frame_rate -of csv=p=0 "$clip")" \
     'BEGIN { split(r, f, "/"); printf "%d\n", d * f[1] / f[2] }')
 

@@ -226,7 +226,8 @@ let package = Package(
         .testTarget(name: "MPVIPCTests", dependencies: ["MPVIPC", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "TandemCLITests",
-            dependencies: ["TandemCLI", "MPVIPC", "PlayerCore", "FFmpegKit", "MediaTime", "PartySimulator", "PartyKit", "StoryKit"]
+            dependencies: ["TandemCLI", "MPVIPC", "PlayerCore", "FFmpegKit", "MediaTime", "PartySimulator", "PartyKit", "StoryKit",
+                           "PartyNet", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "StoryKitTests",

@@ -31,7 +31,7 @@ run_one() {
     local player=$1 out=$work/$1.out err=$work/$1.err times=$work/$1.time
     local cmd
     if [ "$player" = tandem ]; then
-        cmd=("$tandem" play "$clip" --json)
+        cmd=("$tandem" play --no-config "$clip" --json)
     else
         cmd=(ffplay -autoexit -stats -loglevel info "$clip")
     fi

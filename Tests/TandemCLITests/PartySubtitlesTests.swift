@@ -1,4 +1,7 @@
 import Foundation
+import Logging
+import PartyKit
+import PartyNet
 import PlayerCore
 import Testing
 import TandemWindow
@@ -27,6 +30,64 @@ import TandemWindow
         let bare = try await Player.open(film, options: plain.playerOptions(for: 0))
         #expect(bare.subtitleTracks.isEmpty)
         await bare.close()
+    }
+
+    /// `tandem join` with a local copy of the party's item: the same-named .srt beside that copy is
+    /// a track of the member's player, as `play` finds it (the window's players are made knowing
+    /// only the item's index; the copy's path is the member's to tell). The host, whose window
+    /// knows its files and finds their subtitles itself, gets each once.
+    @Test func aJoinersLocalCopyBringsItsSameNamedSubtitles() async throws {
+        let hostFolder = try SubtitleCommandTests.folder()
+        let guestFolder = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-subjoin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: guestFolder, withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(at: hostFolder)
+            try? FileManager.default.removeItem(at: guestFolder)
+        }
+        try FileManager.default.copyItem(at: hostFolder.appendingPathComponent("film.mkv"), to: guestFolder.appendingPathComponent("film.mkv"))
+        try SubtitleCommandTests.srt.write(to: guestFolder.appendingPathComponent("film.srt"), atomically: true, encoding: .utf8)
+
+        let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
+        let port = try await server.start()
+        let link = PartyLink(host: "127.0.0.1", port: port, party: "subs", key: "k", insecure: true)
+        let film = hostFolder.appendingPathComponent("film.mkv").path
+        let item = MediaItem(title: "film.mkv", identity: try MediaIdentification.identify(file: film))
+        // Players as the windows make them: `join`'s knows no files, `host`'s knows its own.
+        func member(_ name: String, folder: URL, create: PartyConfig?, files: [String]) -> PartyMember {
+            let sinks = StorySinks(urls: files, sound: false, subtitles: { index in
+                PartySubtitles().options(for: files.indices.contains(index) ? files[index] : nil)
+            }, warn: { _ in })
+            return PartyMember(options: .init(link: link, name: name, create: create, mediaFolders: [folder.path],
+                                              playerOptions: { sinks.playerOptions(for: $0) }, logger: Logger(label: "test")),
+                               notices: { _ in })
+        }
+        let host = member("Hana", folder: hostFolder, create: PartyConfig(items: [item]), files: [film])
+        let guest = member("Gus", folder: guestFolder, create: nil, files: [])
+        let hostRun = Task { await host.run() }
+        defer { hostRun.cancel() }
+        // Polling with failure bounds only (15 s each): the party exists once the host is in it.
+        func poll<T>(_ read: () async -> T?) async throws -> T? {
+            for _ in 0..<750 {
+                if let value = await read() { return value }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            return nil
+        }
+        _ = try await poll { await host.status.me }
+        let guestRun = Task { await guest.run() }
+        defer { guestRun.cancel() }
+        let shown = try #require(try await poll { await guest.currentPlayer }, "the guest never opened the item")
+        #expect(shown.subtitleTracks.count == 1, "film.srt beside the guest's copy: \(shown.subtitleTracks)")
+        #expect(shown.subtitleTrack == 1)
+        let hostPlayer = try #require(try await poll { await host.currentPlayer })
+        #expect(hostPlayer.subtitleTracks.count == 1, "the host's film.srt, once: \(hostPlayer.subtitleTracks)")
+        await guest.leave()
+        await host.leave()
+        _ = await guestRun.value
+        _ = await hostRun.value
+        await guest.shutDown()
+        await host.shutDown()
+        await server.stop()
     }
 
     @Test func subtitleOptionsParseOnHostJoinAndStories() throws {

@@ -60,6 +60,21 @@ import Testing
         #expect(Playlist(count: 50, shuffle: true).order != Array(0..<50))
     }
 
+    /// mpv's `--shuffle --loop-playlist`: each pass plays every item once, in a new order each time.
+    @Test func aShuffledLoopingPlaylistIsReshuffledEachLoop() {
+        let count = 8, passes = 4
+        let playlist = Playlist(count: count, loopPlaylist: true, shuffle: true, seed: 11)
+        let opened = Self.run(playlist, Array(repeating: .ended, count: count * passes - 1)).map { $0 ?? -2 }
+        let orders = (0..<passes).map { Array(opened[($0 * count)..<(($0 + 1) * count)]) }
+        for order in orders { #expect(order.sorted() == Array(0..<count), "a pass plays each item once: \(order)") }
+        #expect(Set(orders).count == passes, "every pass in a new order: \(orders)")
+        // The same seed, the same shuffles; `>` past the last item reshuffles too.
+        #expect(Self.run(Playlist(count: count, loopPlaylist: true, shuffle: true, seed: 11),
+                         Array(repeating: .next, count: count * passes - 1)).map { $0 ?? -2 } == opened)
+        // Not shuffled: the same order every loop.
+        #expect(Self.run(Playlist(count: 3, loopPlaylist: true), Array(repeating: .ended, count: 5)) == [0, 1, 2, 0, 1, 2])
+    }
+
     @Test func naturalOrder() {
         #expect(PlaylistItems.naturalOrder("Ep1.mkv", "ep0.mkv") == false)  // case only breaks ties
         let names = ["ep10.mkv", "ep2.mkv", "Ep1.mkv", "ep1b.mkv", "a.mp4", "ep02.mkv", "ep2.MKV"]

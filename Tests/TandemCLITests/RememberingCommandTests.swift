@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import TandemCLI
 
 /// Resume positions and the config file through the built `tandem play`, with their own
 /// XDG_STATE_HOME and XDG_CONFIG_HOME.
@@ -57,6 +58,44 @@ import Testing
         #expect(resumed.stderr.contains("resuming at 00:00:01"), "\(resumed.stderr)")
         let again = try Self.run(["play", "--fast", "--json", file], environment: environment)
         #expect(Self.firstFrame(again.stdout) == 0)  // the entry is used once
+    }
+
+    /// Ctrl-C in headless `play --save-position-on-quit` quits as `q` does and remembers where the
+    /// file was, as mpv saves on a signal (it used to die at once, remembering nothing).
+    @Test func sigintInHeadlessPlayRemembersThePosition() throws {
+        let home = try RememberingTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let laterDir = home.appendingPathComponent("later").path
+        let file = TestAssets.path("video-only.mp4")
+        let process = Process()
+        process.executableURL = try URLOpenErrorTests.binary()
+        process.arguments = ["play", "--headless", "--json", "--no-config", "--save-position-on-quit", "--loop-file",
+                             "--watch-later-dir", laterDir, file]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // A failure bound only: a run that never reports its first picture is killed.
+        let guardKill = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: guardKill)
+        defer { guardKill.cancel(); if process.isRunning { process.terminate() } }
+        // Wait on the output: the interrupt goes once the process says it shows pictures.
+        var text = ""
+        while !text.contains(#""event":"firstFrame""#) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(text.contains(#""event":"firstFrame""#), "\(text)")
+        process.interrupt()
+        text += String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        // It dies of the signal once done (a shell loop running it stops too), after saving.
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGINT,
+                "\(process.terminationReason) \(process.terminationStatus)")
+        #expect(text.contains(#""event":"end""#), "the end summary after the interrupt: \(text)")
+        let saved = WatchLater(directory: laterDir).position(for: file)
+        #expect(saved.map { $0 >= 0 && $0 < 3.5 } == true, "saved: \(String(describing: saved))")
     }
 
     @Test func theConfigFileGivesDefaultsTheCommandLineOverrides() throws {

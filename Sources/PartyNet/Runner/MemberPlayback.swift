@@ -218,9 +218,14 @@ final class MemberPlayback: Sendable {
             storyOptions.timeSource = options.timeSource
             let playerOptions = options.playerOptions
             let inputOptions = resolved.map(\.inputOptions)
+            let localCopies = resolved.map { media -> String? in if case .localCopy(let path) = media.origin { path } else { nil } }
             storyOptions.playerOptions = { index in
                 var options = playerOptions(index)
                 if inputOptions.indices.contains(index) { options.inputOptions = inputOptions[index] }
+                // Subtitles named after a local copy (film.srt beside film.mkv), found as `tandem play` finds them.
+                if localCopies.indices.contains(index), let path = localCopies[index], let subtitles = options.subtitles {
+                    options.subtitles = Self.adding(filesNextTo: path, to: subtitles)
+                }
                 return options
             }
             let created = StoryNavigator(stories: stories, options: storyOptions)
@@ -231,6 +236,16 @@ final class MemberPlayback: Sendable {
                 $0.snapshot.media = resolved
             }
             return created
+        }
+
+        /// `subtitles` with the files named after `media` in its folder after the ones it has (each once).
+        private static func adding(filesNextTo media: String, to subtitles: SubtitleOptions) -> SubtitleOptions {
+            var subtitles = subtitles
+            let known = Set(subtitles.externalFiles.map { URL(fileURLWithPath: $0.path).standardizedFileURL.path })
+            subtitles.externalFiles += SubtitleOptions.ExternalFile.discovered(nextTo: media).filter {
+                !known.contains(URL(fileURLWithPath: $0.path).standardizedFileURL.path)
+            }
+            return subtitles
         }
 
         func close() async {

@@ -253,13 +253,19 @@ enum Signals {
     private struct Waiters {
         var installed = false
         var next = 0
-        var list: [Int: AsyncStream<Void>.Continuation] = [:]
+        var list: [Int: AsyncStream<Int32>.Continuation] = [:]
     }
 
     private static let waiters = Mutex(Waiters())
 
     static func wait() async {
-        let (stream, continuation) = AsyncStream<Void>.makeStream()
+        for await _ in subscribe() { return }
+    }
+
+    /// Each SIGINT or SIGTERM from now on, by its number (the sources are installed before this
+    /// returns, so no signal between this call and the first wait is lost).
+    static func subscribe() -> AsyncStream<Int32> {
+        let (stream, continuation) = AsyncStream<Int32>.makeStream()
         let (id, install) = waiters.withLock { w -> (Int, Bool) in
             defer { w.next += 1; w.installed = true }
             w.list[w.next] = continuation
@@ -267,7 +273,7 @@ enum Signals {
         }
         continuation.onTermination = { _ in _ = waiters.withLock { $0.list.removeValue(forKey: id) } }
         if install { installSources() }
-        for await _ in stream { return }
+        return stream
     }
 
     private static func installSources() {
@@ -276,7 +282,7 @@ enum Signals {
         for sig in [SIGINT, SIGTERM] {
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
-                for waiter in waiters.withLock({ Array($0.list.values) }) { waiter.yield() }
+                for waiter in waiters.withLock({ Array($0.list.values) }) { waiter.yield(sig) }
             }
             source.resume()
             SignalSources.keep(source)

@@ -43,6 +43,9 @@ struct PlaySession {
         levels = command.volume.map { SavedVolume(volume: $0, muted: saved?.muted ?? false) } ?? saved ?? SavedVolume(volume: 100, muted: false)
     }
 
+    /// The signal (SIGINT, SIGTERM) that ended the run, if one did.
+    var quitSignal: Int32? { requests.quitSignal }
+
     /// The run failed: nothing opened (one file that failed, or every file), or an output failed.
     var failed: Bool { outputFailed || (played == 0 && failures > 0) }
 
@@ -52,10 +55,19 @@ struct PlaySession {
                                 shuffle: command.shuffle)
         let server = await startIPC()
         guard command.ipc == nil || server != nil else { return }
+        // Without a window (which hears SIGINT itself), SIGINT and SIGTERM quit as `q` would,
+        // so --save-position-on-quit remembers where the file was (mpv saves on a signal too).
+        let interrupts = display == nil ? Signals.subscribe() : nil
+        let interruptWatch = interrupts.map { signals in
+            Task { [requests] in
+                for await signal in signals { return requests.requestQuit(signal: signal) }
+            }
+        }
         var action = playlist.handle(.start)
         while case .open(let index) = action, !requests.quitRequested {
             action = await playItem(items[index], playlist: &playlist)
         }
+        interruptWatch?.cancel()
         await server?.stop()
         if heardLevels, levels != savedLevels { levels.save(to: SavedVolume.defaultPath()) }
     }
@@ -134,7 +146,7 @@ struct PlaySession {
         if let display, let sinks {
             (next, remember) = await runWindow(display, player: player, sinks: sinks, playlist: &playlist)
         } else {
-            await player.waitUntilEnded()
+            await Self.waitUntilEndedOrQuit(player, requests: requests)
             next = ended(&playlist)
         }
         let stats = player.stats
@@ -174,6 +186,17 @@ struct PlaySession {
                 let action = playlist.handle(step > 0 ? .next : .previous)
                 if action != .keep { return (action, false) }
             }
+        }
+    }
+
+    /// Headless: until the file ends or a quit is asked for (a signal; IPC's `quit` also closes
+    /// the player). The player stays open, so its position can still be remembered.
+    private static func waitUntilEndedOrQuit(_ player: Player, requests: SessionRequests) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await player.waitUntilEnded() }
+            group.addTask { await requests.waitForQuit() }
+            await group.next()
+            group.cancelAll()
         }
     }
 

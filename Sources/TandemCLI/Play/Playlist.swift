@@ -1,9 +1,12 @@
+import PartyKit
+
 /// The playlist of `tandem play A B C` as a state machine: events from the player and the keys
 /// in, the item to open (or the end) out. Pure: no IO, so every order and loop is unit-tested.
 ///
 /// As mpv: `>` at the last item and `<` at the first do nothing (unless the playlist loops); a
 /// file that fails to open is skipped in the direction of travel; when every item failed in a
-/// row the playlist finishes rather than spinning.
+/// row the playlist finishes rather than spinning. A shuffled playlist that loops is shuffled
+/// afresh each time it starts again from its first item, as mpv's `--shuffle --loop-playlist`.
 struct Playlist: Sendable {
     /// What happened.
     enum Event: Sendable, Equatable {
@@ -30,8 +33,8 @@ struct Playlist: Sendable {
         case finish
     }
 
-    /// Indices of the items in the order they play (shuffled or as given).
-    let order: [Int]
+    /// Indices of the items in the order they play (shuffled or as given); a new shuffle each loop.
+    private(set) var order: [Int]
     /// Repeat the current item forever (mpv's `--loop-file`).
     let loopFile: Bool
     /// Start again from the first item after the last (mpv's `--loop-playlist`).
@@ -40,15 +43,23 @@ struct Playlist: Sendable {
     private(set) var position: Int?
     private var forward = true
     private var failuresInRow = 0
+    /// Draws each loop's new order; nil when the playlist is not shuffled.
+    private var shuffler: SplitMix64?
 
-    /// `count` items, in a random order when `shuffle` (mpv's `--shuffle`), else as given.
-    init(count: Int, loopFile: Bool = false, loopPlaylist: Bool = false, shuffle: Bool = false) {
-        var generator = SystemRandomNumberGenerator()
-        self.init(order: shuffle ? Self.shuffled(count: count, using: &generator) : Array(0..<count),
-                  loopFile: loopFile, loopPlaylist: loopPlaylist)
+    /// `count` items, in a random order when `shuffle` (mpv's `--shuffle`), else as given. `seed`
+    /// fixes the shuffles (tests); without it they are drawn from the system's generator.
+    init(count: Int, loopFile: Bool = false, loopPlaylist: Bool = false, shuffle: Bool = false, seed: UInt64? = nil) {
+        guard shuffle else {
+            self.init(order: Array(0..<count), loopFile: loopFile, loopPlaylist: loopPlaylist)
+            return
+        }
+        var system = SystemRandomNumberGenerator()
+        var shuffler = SplitMix64(seed: seed ?? system.next())
+        self.init(order: Self.shuffled(count: count, using: &shuffler), loopFile: loopFile, loopPlaylist: loopPlaylist)
+        self.shuffler = shuffler
     }
 
-    /// A playlist playing `order` (indices of the items).
+    /// A playlist playing `order` (indices of the items), the same order every loop.
     init(order: [Int], loopFile: Bool = false, loopPlaylist: Bool = false) {
         self.order = order
         self.loopFile = loopFile
@@ -75,17 +86,17 @@ struct Playlist: Sendable {
         case .ended:
             if loopFile, let position { return move(to: position) }
             forward = true
-            return move(to: step(by: 1))
+            return move(to: step(by: 1), reshuffling: true)
         case .failed:
             failuresInRow += 1
             guard failuresInRow < order.count else { return finish() }
-            if let target = step(by: forward ? 1 : -1) { return move(to: target) }
+            if let target = step(by: forward ? 1 : -1) { return move(to: target, reshuffling: forward) }
             // Going back past the first item: go on forwards from it instead.
             forward = true
-            return step(by: 1).map { move(to: $0) } ?? finish()
+            return step(by: 1).map { move(to: $0, reshuffling: true) } ?? finish()
         case .next:
             forward = true
-            return step(by: 1).map { move(to: $0) } ?? .keep
+            return step(by: 1).map { move(to: $0, reshuffling: true) } ?? .keep
         case .previous:
             forward = false
             return step(by: -1).map { move(to: $0) } ?? .keep
@@ -100,8 +111,14 @@ struct Playlist: Sendable {
         return loopPlaylist ? (target + order.count) % order.count : nil
     }
 
-    private mutating func move(to target: Int?) -> Action {
+    /// Moves to order position `target`; `reshuffling` a forward move that wraps from the last
+    /// position to the first draws a new order first (only a shuffled playlist has a ``shuffler``).
+    private mutating func move(to target: Int?, reshuffling: Bool = false) -> Action {
         guard let target else { return finish() }
+        if reshuffling, target == 0, position == order.count - 1, order.count > 1, var shuffler {
+            order = Self.shuffled(count: order.count, using: &shuffler)
+            self.shuffler = shuffler
+        }
         position = target
         return .open(order[target])
     }

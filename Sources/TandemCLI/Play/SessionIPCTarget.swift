@@ -51,14 +51,45 @@ final class SessionIPCTarget: IPCTarget {
 final class SessionRequests: Sendable {
     private struct State {
         var quit = false
+        /// The signal that asked for the quit (SIGINT, SIGTERM), if one did.
+        var signal: Int32?
         var step: Int?
         /// Whether `playlist-next` / `playlist-prev` have an item to go to (from ``Playlist``).
         var canStep = (next: false, previous: false)
+        /// Those waiting in ``waitForQuit()``, by a number of their own.
+        var quitWaiters: [Int: AsyncStream<Void>.Continuation] = [:]
+        var nextWaiter = 0
     }
     private let state = Mutex(State())
 
-    func requestQuit() { state.withLock { $0.quit = true } }
+    /// A quit (IPC's `quit`), or one asked for by `signal`.
+    func requestQuit(signal: Int32? = nil) {
+        let waiters = state.withLock { s in
+            s.quit = true
+            if s.signal == nil { s.signal = signal }
+            defer { s.quitWaiters = [:] }
+            return Array(s.quitWaiters.values)
+        }
+        waiters.forEach { $0.finish() }
+    }
+
     var quitRequested: Bool { state.withLock { $0.quit } }
+    /// The signal that asked for the quit, if one did.
+    var quitSignal: Int32? { state.withLock { $0.signal } }
+
+    /// Returns once a quit is asked for (at once if it was already), or when the task is cancelled.
+    func waitForQuit() async {
+        let (stream, continuation) = AsyncStream<Void>.makeStream()
+        let id: Int? = state.withLock { s in
+            guard !s.quit else { return nil }
+            defer { s.nextWaiter += 1 }
+            s.quitWaiters[s.nextWaiter] = continuation
+            return s.nextWaiter
+        }
+        guard let id else { return }
+        continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.quitWaiters.removeValue(forKey: id) } }
+        for await _ in stream {}
+    }
 
     /// Records the move when the playlist has an item that way; returns whether it does.
     func requestStep(_ step: Int) -> Bool {

@@ -27,8 +27,17 @@ struct LoadRun {
     /// How often the ticker looks for members with something due: finer than the join burst's 15 ms pace.
     static let tickInterval = 0.005
 
+    /// Members joining per second by default. A joiner pings 10 times a second (after its burst) until its
+    /// clock offset has converged, a second or two on a quiet link; everyone joining at once keeps the
+    /// machine so busy that no estimate converges (round trips of seconds), and nobody ever slows down:
+    /// at 5,000 members on two cores the connections then went silent for 30 s and closed (idle timeout).
+    /// 250 a second keeps a few hundred members at the full pace at any time.
+    static let defaultJoinRate = 250.0
+
     var members: Int
     var parties: Int
+    /// Members joining per second (``defaultJoinRate``).
+    var joinRate: Double
     var warmUp: Double
     /// Longest wait for the members' clocks to settle after the warm-up (``settledShare``).
     var settle: Double
@@ -140,10 +149,15 @@ struct LoadRun {
         let host = server.host, port = server.port
         return try await withThrowingTaskGroup(of: LoadMember.self) { group in
             var results: [LoadMember] = []
-            var pending = seats[...]
+            var pending = seats.enumerated()[...]
+            let first = Self.clock.now()
+            let joinRate = self.joinRate
             func add() {
-                guard let (party, seat) = pending.popFirst() else { return }
+                guard let (order, (party, seat)) = pending.popFirst() else { return }
                 group.addTask {
+                    // Joins paced at `joinRate` a second.
+                    let wait = first + Double(order) / joinRate - Self.clock.now()
+                    if wait > 0 { try await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
                     let name = seat == 0 ? "host-\(party.index)" : "m\(seat)-\(party.index)"
                     let connection: WebSocketConnection
                     do {

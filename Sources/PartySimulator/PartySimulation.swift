@@ -82,6 +82,8 @@ public final class PartySimulation {
     public let settings: Settings
     public internal(set) var samples: [SkewSample] = []
     public private(set) var log: [String] = []
+    /// Time pings all members sent (what their clock sync costs the server).
+    public private(set) var timePingsSent = 0
     private let world = SimulatedWorldTime()
     private var server = PartyServerCore()
     var members: [Member] = []
@@ -241,6 +243,7 @@ public final class PartySimulation {
             switch action {
             case .send(let message):
                 guard m.linkUp else { continue }
+                if case .timePing = message { timePingsSent += 1 }
                 let at = m.up.deliveryTime(sentAt: t, using: &rng)
                 schedule(at, .toServer(connection: m.connection, text: PartyProtocol.encode(message)))
             case .seek(_, let position, let at, let playing, let rate, let epoch, let catchUp):

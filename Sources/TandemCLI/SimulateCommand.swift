@@ -80,6 +80,7 @@ struct SimulateCommand: AsyncParsableCommand {
                          report.skewP99Ms, report.skewMaxMs, report.spreadP99Ms))
             print(String(format: "join converged (|skew| < 10 ms for good) after %.3f s; commands applied within %.3f ms of each other (%.3f ms once clocks had 5 s); max correction %.3f%%",
                          report.convergenceSeconds, report.commandSpreadMs, report.settledCommandSpreadMs, report.maxRateCorrection * 100))
+            print(String(format: "time pings: %.2f per member per second", Double(simulation.timePingsSent) / Double(participants + 1) / duration))
         }
     }
 

@@ -60,6 +60,33 @@ public final class WebSocketConnection: Sendable {
         self.onLoop { $0.send(utf8: text) }
     }
 
+    /// Queues text messages already encoded as UTF-8 (not checked), in order: one hop to the event loop
+    /// and one flush (one system call) for them all, where ``send(utf8:)`` for each costs one of each.
+    /// For the messages one step of the application gives one connection. Dropped like ``send(_:)``.
+    public func send(utf8Messages messages: [ByteBuffer]) {
+        self.onLoop { $0.send(utf8Messages: messages) }
+    }
+
+    /// From now on, answers on the event loop, as they are read, the text messages `answer` returns a
+    /// reply for: the reply is sent (flushed with the rest of the read) and the message is not delivered
+    /// on ``inbound``. `answer` gets the text and its receive time (as ``InboundMessage/receivedAt``),
+    /// runs on the event loop (it must be quick and must not block) and returns nil for a message to be
+    /// delivered as usual. At most `limitPerSecond` messages are answered in a second; the rest are
+    /// delivered, so the application's own flood limit sees them. Takes effect after everything queued
+    /// before it (a reply never overtakes a message sent before this call).
+    public func answerInline(limitPerSecond: Int, _ answer: @escaping @Sendable (_ text: String, _ receivedAt: Double) -> String?) {
+        self.onLoop { $0.answerInline(limitPerSecond: limitPerSecond, answer) }
+    }
+
+    /// From now on, gives every message from the peer to `handle` on the event loop as it is read,
+    /// instead of delivering it on ``inbound`` (which then only finishes, when the connection closes).
+    /// For many connections in one process (a load generator): no task per connection, no hop.
+    /// `handle` must be quick and must not block; messages read before this call takes effect are on
+    /// ``inbound``, so call it before the peer has reason to send anything.
+    public func handleOnEventLoop(_ handle: @escaping @Sendable (InboundMessage) -> Void) {
+        self.onLoop { $0.handleOnEventLoop(handle) }
+    }
+
     /// Queues one binary message (its payload as is). Returns at once; dropped if the connection is
     /// closing or closed. The peer must accept binary messages: a ``WebSocketConnection`` closes with
     /// code 1003 on a binary frame unless its application called ``acceptBinaryMessages()``.

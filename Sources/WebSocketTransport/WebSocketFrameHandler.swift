@@ -30,6 +30,12 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
     private var pingTask: Scheduled<Void>?
     private var idleTask: Scheduled<Void>?
     private var closeTimeoutTask: Scheduled<Void>?
+    /// Answers some text messages here, as they are read (``answerInline(limitPerSecond:_:)``).
+    private var inline: InlineAnswers?
+    /// Takes every message here, as it is read, instead of the inbound stream (``handleOnEventLoop(_:)``).
+    private var handleHere: (@Sendable (InboundMessage) -> Void)?
+    /// Frames written but not flushed yet: the end of the read (or of the batch) flushes them all at once.
+    private var flushPending = false
 
     init(
         isClient: Bool,
@@ -85,7 +91,13 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
                 self.perform(self.lifecycle.violated(.invalidUTF8), context: context)
                 return
             }
-            if case .dropped = self.continuation.yield(InboundMessage(text: text, receivedAt: InboundMessage.monotonicNow())) {
+            let receivedAt = InboundMessage.monotonicNow()
+            if self.answeredInline(text, receivedAt: receivedAt, context: context) { return }
+            if let handleHere = self.handleHere {
+                handleHere(InboundMessage(text: text, receivedAt: receivedAt))
+                return
+            }
+            if case .dropped = self.continuation.yield(InboundMessage(text: text, receivedAt: receivedAt)) {
                 self.perform(self.lifecycle.violated(.flood), context: context)
             }
         case .binary:
@@ -93,7 +105,12 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
                 self.perform(self.lifecycle.violated(.binaryMessage), context: context)
                 return
             }
-            if case .dropped = self.continuation.yield(InboundMessage(binary: frame.unmaskedData, receivedAt: InboundMessage.monotonicNow())) {
+            let message = InboundMessage(binary: frame.unmaskedData, receivedAt: InboundMessage.monotonicNow())
+            if let handleHere = self.handleHere {
+                handleHere(message)
+                return
+            }
+            if case .dropped = self.continuation.yield(message) {
                 self.perform(self.lifecycle.violated(.flood), context: context)
             }
         case .ping:
@@ -103,6 +120,11 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
         default:
             self.perform(self.lifecycle.violated(.protocolError("unexpected frame opcode \(frame.opcode)")), context: context)
         }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        self.flushIfPending(context: context)
+        context.fireChannelReadComplete()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -139,6 +161,23 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
         self.send(opcode: .text, data: data, context: context)
     }
 
+    /// Sends text messages already encoded as UTF-8, in order, with one flush (one system call) for them all.
+    func send(utf8Messages messages: [ByteBuffer]) {
+        guard let context = self.context else { return }
+        for data in messages { self.send(opcode: .text, data: data, context: context, flush: false) }
+        self.flushIfPending(context: context)
+    }
+
+    /// From now on, answers the text messages `answer` has a reply for, here as they are read.
+    func answerInline(limitPerSecond: Int, _ answer: @escaping @Sendable (String, Double) -> String?) {
+        self.inline = InlineAnswers(answer: answer, limitPerSecond: limitPerSecond)
+    }
+
+    /// From now on, gives every message to `handle` here instead of the inbound stream.
+    func handleOnEventLoop(_ handle: @escaping @Sendable (InboundMessage) -> Void) {
+        self.handleHere = handle
+    }
+
     /// Sends one binary message; dropped when the connection is closing or closed.
     func send(binary data: ByteBuffer) {
         guard let context = self.context else { return }
@@ -150,10 +189,10 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
         self.acceptsBinary = true
     }
 
-    private func send(opcode: WebSocketOpcode, data: ByteBuffer, context: ChannelHandlerContext) {
+    private func send(opcode: WebSocketOpcode, data: ByteBuffer, context: ChannelHandlerContext, flush: Bool = true) {
         let action = self.lifecycle.sendRequested(writable: context.channel.isWritable)
         if case .writeMessage = action {
-            self.write(opcode: opcode, data: data, context: context)
+            self.write(opcode: opcode, data: data, context: context, flush: flush)
         } else {
             self.perform(action, context: context)
         }
@@ -249,10 +288,46 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
         self.closeTimeoutTask = nil
     }
 
+    // MARK: Inline answers
+
+    /// Whether `text` was answered here (``answerInline(limitPerSecond:_:)``): the reply is written and
+    /// flushed with the rest of the read, and the message is not delivered. Past the limit of a second's
+    /// window, messages are delivered as usual (and the application's own flood limit sees them).
+    private func answeredInline(_ text: String, receivedAt: Double, context: ChannelHandlerContext) -> Bool {
+        guard var inline = self.inline else { return false }
+        if receivedAt - inline.windowStart >= 1 {
+            inline.windowStart = receivedAt
+            inline.answered = 0
+        }
+        guard inline.answered < inline.limitPerSecond, let reply = inline.answer(text, receivedAt) else {
+            self.inline = inline
+            return false
+        }
+        inline.answered += 1
+        self.inline = inline
+        self.send(opcode: .text, data: context.channel.allocator.buffer(string: reply), context: context, flush: false)
+        return true
+    }
+
     // MARK: Helpers
 
-    private func write(opcode: WebSocketOpcode, data: ByteBuffer, context: ChannelHandlerContext) {
-        context.writeAndFlush(Self.wrapOutboundOut(self.makeFrame(opcode: opcode, data: data)), promise: nil)
+    /// Writes one frame; without `flush`, it waits for ``flushIfPending(context:)`` (the end of the read
+    /// or of the batch), so several frames leave in one system call.
+    private func write(opcode: WebSocketOpcode, data: ByteBuffer, context: ChannelHandlerContext, flush: Bool = true) {
+        let frame = Self.wrapOutboundOut(self.makeFrame(opcode: opcode, data: data))
+        if flush {
+            self.flushPending = false
+            context.writeAndFlush(frame, promise: nil)
+        } else {
+            self.flushPending = true
+            context.write(frame, promise: nil)
+        }
+    }
+
+    private func flushIfPending(context: ChannelHandlerContext) {
+        guard self.flushPending else { return }
+        self.flushPending = false
+        context.flush()
     }
 
     /// Client frames are masked, server frames are not (RFC 6455 §5.1).
@@ -273,6 +348,15 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
         }
         return result
     }
+}
+
+/// What ``WebSocketFrameHandler/answerInline(limitPerSecond:_:)`` set: the answering function and its
+/// per-second window.
+struct InlineAnswers {
+    let answer: @Sendable (String, Double) -> String?
+    let limitPerSecond: Int
+    var windowStart = -Double.infinity
+    var answered = 0
 }
 
 @available(*, unavailable)

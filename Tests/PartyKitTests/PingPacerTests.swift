@@ -21,17 +21,79 @@ import Testing
         #expect(pacer.interval == PingPacer.maxInterval)
     }
 
-    @Test func noBackOffWithoutAFittedDriftOrWithAWideUncertainty() {
+    @Test func noBackOffWithAWideUncertaintyOrAMovingOffset() {
         for exchange in [
-            PingPacer.Exchange(offsetStep: 0, inconsistency: -1, uncertainty: 0.0005, driftKnown: false),
             PingPacer.Exchange(offsetStep: 0, inconsistency: -1, uncertainty: PingPacer.convergedUncertainty * 2, driftKnown: true),
             PingPacer.Exchange(offsetStep: PingPacer.calmOffsetStep * 3, inconsistency: -1, uncertainty: 0.0005, driftKnown: true),
+            PingPacer.Exchange(offsetStep: PingPacer.calmOffsetStep * 3, inconsistency: -1, uncertainty: 0.0005, driftKnown: false),
         ] {
             var pacer = PingPacer()
             pacer.burstEnded()
             for _ in 0..<100 { pacer.exchanged(exchange) }
             #expect(pacer.interval == ClockSync.steadyInterval, "\(exchange)")
         }
+    }
+
+    /// The first stage: a converged offset without a fitted drift slows to the drift-feeding pace (not
+    /// further), and the fitted drift then lets it back off to the cap.
+    @Test func aConvergedOffsetFeedsTheDriftLineThenBacksOffOnceTheDriftIsFitted() {
+        let noDrift = PingPacer.Exchange(offsetStep: 0, inconsistency: -0.001, uncertainty: 0.0005, driftKnown: false)
+        var pacer = PingPacer()
+        pacer.burstEnded()
+        for _ in 1..<PingPacer.calmExchangesToConverge { pacer.exchanged(noDrift) }
+        #expect(pacer.interval == ClockSync.steadyInterval, "not converged one exchange early")
+        pacer.exchanged(noDrift)
+        #expect(pacer.state == .feedingDrift)
+        #expect(pacer.interval == PingPacer.driftFeedInterval)
+        #expect(PingPacer.driftFeedInterval > ClockSync.steadyInterval && PingPacer.driftFeedInterval < PingPacer.maxInterval)
+        for _ in 0..<100 { pacer.exchanged(noDrift) }
+        #expect(pacer.interval == PingPacer.driftFeedInterval, "no further without the drift")
+        pacer.exchanged(Self.calm)
+        #expect(pacer.interval == min(PingPacer.driftFeedInterval * PingPacer.backOffFactor, PingPacer.maxInterval))
+        for _ in 0..<20 { pacer.exchanged(Self.calm) }
+        #expect(pacer.interval == PingPacer.maxInterval)
+        // The drift fit losing its footing feeds it again; it is not a disturbance.
+        pacer.exchanged(noDrift)
+        #expect(pacer.state == .feedingDrift)
+    }
+
+    @Test func aDisturbanceWhileFeedingTheDriftBringsTheSteadyPaceBack() {
+        let noDrift = PingPacer.Exchange(offsetStep: 0, inconsistency: -0.001, uncertainty: 0.0005, driftKnown: false)
+        for disturbance in [
+            PingPacer.Exchange(offsetStep: 0, inconsistency: PingPacer.disturbanceMargin * 2, uncertainty: 0.0005, driftKnown: false),
+            PingPacer.Exchange(offsetStep: PingPacer.calmOffsetStep * 3, inconsistency: -1, uncertainty: 0.0005, driftKnown: false),
+        ] {
+            var pacer = PingPacer()
+            pacer.burstEnded()
+            for _ in 0..<PingPacer.calmExchangesToConverge { pacer.exchanged(noDrift) }
+            #expect(pacer.state == .feedingDrift)
+            pacer.exchanged(disturbance)
+            #expect(pacer.state == .tracking(calmExchanges: 0), "\(disturbance)")
+            #expect(pacer.interval == ClockSync.steadyInterval)
+        }
+    }
+
+    /// On a jittery link with a drifting clock (15 ms of jitter, 150 ppm), the pings slow down long
+    /// before the drift is fitted (which takes about a minute there), and the estimate stays within a
+    /// few milliseconds meanwhile (a frame is 40 ms).
+    @Test func clockSyncSlowsDownBeforeTheDriftIsFittedOnAJitteryLink() throws {
+        var sync = ClockSync()
+        var link = SyntheticClockLink(offset: 100, drift: 150e-6, latency: 0.01, jitter: 0.015, seed: 11)
+        var t = 0.0
+        var slowedAt: Double?
+        var worst = 0.0
+        while t < 60 {
+            sync.add(link.exchange(at: t))
+            if slowedAt == nil, sync.nextInterval > ClockSync.steadyInterval {
+                slowedAt = t
+                #expect(!sync.driftFitted, "slowed down only once the drift was fitted")
+            }
+            if t > 10, let estimate = sync.estimate { worst = max(worst, abs(estimate.party(fromLocal: t) - link.party(t))) }
+            t += sync.nextInterval
+        }
+        let slowed = try #require(slowedAt, "never slowed down")
+        #expect(slowed < 20, "slowed down only after \(slowed) s")
+        #expect(worst < 3e-3, "clock error up to \(worst * 1000) ms")
     }
 
     @Test func aDisturbanceBringsTheSteadyPaceBack() {

@@ -16,4 +16,26 @@ import Testing
         let pong = TimePong(id: 2, t0: .nan, t1: 1, t2: .infinity)
         #expect(pong.wireText == PartyProtocol.encode(.timePong(pong)))
     }
+
+    /// What a server answers on the event loop is what the core answers a joined member's ping with.
+    @Test func aPingIsAnsweredAsTheCoreAnswersIt() throws {
+        let ping = TimePing(id: 42, t0: 1234.5678)
+        let text = PartyProtocol.encode(.timePing(ping))
+        let answer = try #require(TimePong.answer(toPing: text, receivedAt: 2000.25, now: 2000.5))
+        #expect(try PartyProtocol.decode(answer) == .timePong(TimePong(id: 42, t0: 1234.5678, t1: 2000.25, t2: 2000.5)))
+        // t1 is never after t2.
+        let late = try #require(TimePong.answer(toPing: text, receivedAt: 2001, now: 2000.5))
+        #expect(try PartyProtocol.decode(late) == .timePong(TimePong(id: 42, t0: 1234.5678, t1: 2000.5, t2: 2000.5)))
+    }
+
+    @Test func anythingButACanonicalPingGoesTheUsualWay() {
+        for text in [
+            PartyProtocol.encode(.status(Status(epoch: 1, state: .ready))),
+            #"{"type":"timePing","id":1,"t0":2}"#,  // another key order: the core decides
+            #"{"id":"x","t0":2,"type":"timePing"}"#,  // a bad id: the core words the error
+            #"{"type":"timePing"}"#,
+        ] {
+            #expect(TimePong.answer(toPing: text, receivedAt: 1, now: 1) == nil, "\(text)")
+        }
+    }
 }

@@ -1,6 +1,12 @@
 /// How often a member sends time pings, as a state machine fed each exchange the clock sync keeps:
-/// a burst on join, the steady pace while the estimate is still moving, then fewer and fewer pings once
-/// it has converged, and the steady pace again at the first exchange that contradicts it.
+/// a burst on join, the steady pace while the estimate is still moving, then fewer pings in two stages
+/// once it has converged, and the steady pace again at the first exchange that contradicts it.
+///
+/// The two stages: once the offset has converged (its uncertainty under a bound, calm exchanges in a
+/// row) the pace drops to ``driftFeedInterval``, which still gives the drift line (fitted through
+/// per-second minima) samples enough to be fitted; only once that line is fitted does it back off to
+/// ``maxInterval``. Waiting for the drift before backing off at all kept members at the steady pace for
+/// a minute or more on a jittery link; backing off fully without it starves the drift fit.
 ///
 /// A server carries every member's pings: at the steady pace they are most of its messages, and once a
 /// member's estimate has settled they add nothing it does not already know.
@@ -10,6 +16,9 @@ public struct PingPacer: Sendable, Equatable {
         case bursting
         /// The estimate is still moving (or has just been disturbed): ``ClockSync/steadyInterval``.
         case tracking(calmExchanges: Int)
+        /// The offset has converged, the drift is not fitted yet: ``driftFeedInterval``, which keeps the
+        /// drift line fed.
+        case feedingDrift
         /// Converged: the interval grows by ``backOffFactor`` with each calm exchange up to ``maxInterval``.
         case backingOff(interval: Double)
     }
@@ -45,6 +54,12 @@ public struct PingPacer: Sendable, Equatable {
     /// link is slow or jittery enough that each extra exchange may still find a faster round trip and
     /// tighten the estimate, so the pace is kept. 25 ms covers links up to a 50 ms round trip.
     public static let convergedUncertainty = 25e-3
+    /// The pace once the offset has converged and the drift is still being fitted: two exchanges per
+    /// drift bucket (``ClockSync/driftBucket``, 1 s), so each second's minimum is the lower of two
+    /// round trips (on a jittery link one exchange a second would leave many seconds with only a slow
+    /// one, and the fit's standard error would take far longer to fall under its bound), at a fifth of
+    /// the steady pace's pings.
+    public static let driftFeedInterval = 0.5
     /// Each calm exchange after convergence multiplies the interval by this.
     public static let backOffFactor = 1.5
     /// The slowest pace: one exchange per drift bucket (``ClockSync/driftBucket``, 1 s), so the drift
@@ -64,6 +79,7 @@ public struct PingPacer: Sendable, Equatable {
         switch state {
         case .bursting: ClockSync.burstInterval
         case .tracking: ClockSync.steadyInterval
+        case .feedingDrift: Self.driftFeedInterval
         case .backingOff(let interval): interval
         }
     }
@@ -77,19 +93,40 @@ public struct PingPacer: Sendable, Equatable {
     public mutating func exchanged(_ exchange: Exchange) {
         if state == .bursting { return }
         let disturbed = exchange.inconsistency > Self.disturbanceMargin || exchange.uncertainty > Self.convergedUncertainty
-        let calm = !disturbed && exchange.driftKnown && abs(exchange.offsetStep) <= Self.calmOffsetStep
+        // The offset no longer moves: the first stage's condition. The second also needs the drift fitted.
+        let settled = !disturbed && abs(exchange.offsetStep) <= Self.calmOffsetStep
         switch state {
         case .bursting:
             break
         case .tracking(let count):
-            let calmRun = calm ? count + 1 : 0
-            state = calmRun >= Self.calmExchangesToConverge
-                ? .backingOff(interval: min(ClockSync.steadyInterval * Self.backOffFactor, Self.maxInterval))
-                : .tracking(calmExchanges: calmRun)
-        case .backingOff(let interval):
-            // Anything but a calm exchange (a disturbance, or the estimate moving again): the steady
+            let calmRun = settled ? count + 1 : 0
+            if calmRun < Self.calmExchangesToConverge {
+                state = .tracking(calmExchanges: calmRun)
+            } else {
+                state = exchange.driftKnown ? .backingOff(interval: Self.firstBackOff(from: ClockSync.steadyInterval)) : .feedingDrift
+            }
+        case .feedingDrift:
+            // Anything but a settled exchange (a disturbance, or the offset moving again): the steady
             // pace until it has settled anew.
-            state = calm ? .backingOff(interval: min(interval * Self.backOffFactor, Self.maxInterval)) : .tracking(calmExchanges: 0)
+            if !settled {
+                state = .tracking(calmExchanges: 0)
+            } else if exchange.driftKnown {
+                state = .backingOff(interval: Self.firstBackOff(from: Self.driftFeedInterval))
+            }
+        case .backingOff(let interval):
+            if !settled {
+                state = .tracking(calmExchanges: 0)
+            } else if !exchange.driftKnown {
+                // The drift fit lost its footing (its standard error grew): feed it again.
+                state = .feedingDrift
+            } else {
+                state = .backingOff(interval: min(interval * Self.backOffFactor, Self.maxInterval))
+            }
         }
+    }
+
+    /// The first backed-off interval after `interval`.
+    private static func firstBackOff(from interval: Double) -> Double {
+        min(interval * backOffFactor, maxInterval)
     }
 }

@@ -4,6 +4,7 @@ import NIOSSL
 import PartyKit
 import WebSocketTransport
 import PlayerCore
+import Synchronization
 
 /// `tandem serve`: the party server on a real socket. Drives ``PartyServerCore`` (pure) from an
 /// actor, off the NIO event loops; the party clock is this host's monotonic clock.
@@ -22,6 +23,8 @@ public actor PartyServerRunner {
     private var ticker: Task<Void, Never>?
     let clock = MonotonicTimeSource()
     let logger: Logger
+    /// Time pings answered on the connections' event loops since the last tick (for the metrics).
+    private nonisolated let pingsAnsweredInline = InlineCount()
 
     /// The media this server serves over HTTP byte ranges on its port (`/party/ID/media/N`).
     public nonisolated let media: PartyMediaLibrary
@@ -183,6 +186,11 @@ public actor PartyServerRunner {
     }
 
     private func tick() {
+        let answered = pingsAnsweredInline.take()
+        if let observer, answered > 0 {
+            observer.messagesReceived(answered)
+            observer.messagesSent(answered)
+        }
         perform(core.tick(now: clock.now()))
         if cluster != nil { clusterTick() }
     }
@@ -190,6 +198,9 @@ public actor PartyServerRunner {
     func perform(_ outputs: [PartyServerCore.Output]) {
         // A broadcast is one message to many connections in a row: encoded once, its bytes shared by all.
         var encoded: (message: PartyMessage, bytes: ByteBuffer)?
+        // What each connection is sent in this step, in order: one hop and one flush each, at the end
+        // (a close, a pong or inline answers first send what the connection was given before them).
+        var batches = OutgoingBatches()
         var sent = 0
         var reports: [(skewMs: Double?, rttMs: Double?)] = []
         for output in outputs {
@@ -199,6 +210,7 @@ public actor PartyServerRunner {
             case .send(let id, .timePong(let pong)):
                 // t2 is when the answer leaves the socket, not when it was decided.
                 sent += 1
+                batches.send(id, to: connections[id])
                 connections[id]?.send(stampedAt: { t2 in
                     TimePong(id: pong.id, t0: pong.t0, t1: pong.t1, t2: max(t2, pong.t2)).wireText
                 })
@@ -211,27 +223,97 @@ public actor PartyServerRunner {
                     bytes = ByteBuffer(string: PartyProtocol.encode(message))
                     encoded = (message, bytes)
                 }
-                connection.send(utf8: bytes)
+                batches.append(bytes, for: id)
                 sent += 1
+                if case .welcome = message {
+                    // A joined member's time pings are answered where they are read, after its welcome.
+                    batches.send(id, to: connection)
+                    answerPingsInline(on: connection)
+                }
             case .close(let id, let reason):
+                batches.send(id, to: connections[id])
                 connections[id]?.close(reason: String(reason.prefix(120)))
                 connections[id] = nil
             case .log(let line): logger.info("\(line)")
             case .memberReported(let skewMs, let rttMs): reports.append((skewMs, rttMs))
             }
         }
+        batches.sendAll(to: connections)
         // The counts of what was sent first, then what members reported: a scrape that sees a report
         // sees the messages that went out before it.
         if let observer, sent > 0 { observer.messagesSent(sent) }
         for (skewMs, rttMs) in reports { observer?.memberReported(skewMs: skewMs, rttMs: rttMs) }
     }
+
+    /// From now on `connection`'s time pings are answered on its event loop (``TimePong/answer(toPing:receivedAt:now:)``:
+    /// the pong needs nothing but this server's clock), without the hop to this actor; up to the core's
+    /// flood limit a second, beyond which they come here and the core's limit drops the connection.
+    private func answerPingsInline(on connection: WebSocketConnection) {
+        let answered = pingsAnsweredInline
+        connection.answerInline(limitPerSecond: PartyServerCore.floodLimit) { text, receivedAt in
+            // t2 as the answer is made, right before it is written (the party clock is CLOCK_MONOTONIC).
+            guard let reply = TimePong.answer(toPing: text, receivedAt: receivedAt, now: InboundMessage.monotonicNow()) else {
+                return nil
+            }
+            answered.add()
+            return reply
+        }
+    }
+}
+
+/// The messages one step of ``PartyServerRunner/perform(_:)`` gives each connection, in order, sent
+/// with one hop to the connection's event loop and one flush each.
+struct OutgoingBatches {
+    private var order: [Int] = []
+    private var messages: [Int: [ByteBuffer]] = [:]
+
+    mutating func append(_ bytes: ByteBuffer, for id: Int) {
+        if messages[id]?.append(bytes) == nil {
+            messages[id] = [bytes]
+            order.append(id)
+        }
+    }
+
+    /// Sends what `id` was given so far (before something that must come after it).
+    mutating func send(_ id: Int, to connection: WebSocketConnection?) {
+        guard let batch = messages.removeValue(forKey: id) else { return }
+        Self.send(batch, to: connection)
+    }
+
+    mutating func sendAll(to connections: [Int: WebSocketConnection]) {
+        for id in order {
+            guard let batch = messages.removeValue(forKey: id) else { continue }
+            Self.send(batch, to: connections[id])
+        }
+        order.removeAll()
+    }
+
+    private static func send(_ batch: [ByteBuffer], to connection: WebSocketConnection?) {
+        if batch.count == 1 { connection?.send(utf8: batch[0]) } else { connection?.send(utf8Messages: batch) }
+    }
+}
+
+/// A count shared with the event loops (time pings answered there), taken by the server's tick.
+final class InlineCount: Sendable {
+    private let count = Atomic<Int>(0)
+    func add() { count.add(1, ordering: .relaxed) }
+    /// The count since the last take.
+    func take() -> Int { count.exchange(0, ordering: .relaxed) }
 }
 
 /// What a party server tells its metrics as it runs (``PartyServerRunner/observe(with:)``); called on
 /// the server's actor, so it must not block.
 public protocol PartyServerObserver: Sendable {
     func messageReceived()
+    /// `count` messages were received at once (time pings answered on the event loops, counted at each tick).
+    func messagesReceived(_ count: Int)
     func messagesSent(_ count: Int)
     /// A member's own skew against the timeline and its clock-sync round trip, from its status (ms).
     func memberReported(skewMs: Double?, rttMs: Double?)
+}
+
+extension PartyServerObserver {
+    public func messagesReceived(_ count: Int) {
+        for _ in 0..<count { messageReceived() }
+    }
 }

@@ -19,6 +19,8 @@ extension BenchCommand {
         @Option(help: "Seconds measured, after every member has joined and settled.") var duration = 30.0
         @Option(name: .customLong("warm-up"), help: "Seconds between the last join and the window (join bursts end).")
         var warmUp = 5.0
+        @Option(name: .customLong("join-rate"), help: "Members joining per second (each joins with a burst of time pings, then pings 10 a second until its clock has converged).")
+        var joinRate = LoadRun.defaultJoinRate
         @Option(help: "Longest wait after the warm-up for the members' clocks to settle (their time pings backed off, as a member's do a minute into a party) before the window; 0: measure at once.")
         var settle = 90.0
         @Flag(help: "Plain ws:// (the server started with --insecure too); default TLS, pinned.") var insecure = false
@@ -33,6 +35,7 @@ extension BenchCommand {
             guard members >= 1, parties >= 1, members >= parties else {
                 throw ValidationError("--members must be at least --parties (every party needs its host), both positive")
             }
+            guard joinRate > 0 else { throw ValidationError("--join-rate must be positive") }
             guard duration > 0, warmUp >= 0, settle >= 0 else {
                 throw ValidationError("--duration must be positive, --warm-up and --settle not negative")
             }
@@ -59,7 +62,7 @@ extension BenchCommand {
             let idleRSS: Int? = if server == nil { try LoadProcessUsage.read(pid: target.pid).residentBytes } else { nil }
             var logger = Logger(label: "tandem.bench.load")
             logger.logLevel = .warning
-            let summary = try await LoadRun(members: members, parties: parties, warmUp: warmUp, settle: settle, duration: duration,
+            let summary = try await LoadRun(members: members, parties: parties, joinRate: joinRate, warmUp: warmUp, settle: settle, duration: duration,
                                         logger: logger)
                 .run(server: target, idleRSS: idleRSS)
             if json {

@@ -7,8 +7,10 @@ import WebSocketTransport
 /// ``ParticipantCore`` (hello, its clock-sync ping schedule, a status a second), with no player: every
 /// seek it is given counts as done at once. A host also sends a command every few seconds.
 ///
-/// Messages are read by one task per member (``readInbound()``); everything else happens on the
-/// run's single ticker (``tick(now:phase:)``). The core and the counters sit behind one lock.
+/// Messages are handled on the connection's event loop as they are read (``handleInbound(phase:now:)``:
+/// no task per member, no hop, no inbound queue that a busy client lets grow until it closes the
+/// connection as a flood); everything else happens on the run's single ticker (``tick(now:phase:)``).
+/// The core and the counters sit behind one lock.
 final class LoadMember: Sendable {
     let party: LoadParty
     let isHost: Bool
@@ -54,35 +56,33 @@ final class LoadMember: Sendable {
         state.withLock { $0.nextCommand = at }
     }
 
-    /// Reads the connection until it closes; `phase` says whether what arrives counts.
-    func readInbound(phase: @Sendable () -> LoadPhase, now: @Sendable () -> Double) async {
-        for await inbound in connection.inbound {
-            guard let message = try? PartyProtocol.decode(inbound.text) else { continue }
-            let current = phase()
-            let actions = state.withLock { state -> [ParticipantCore.Action] in
-                if current == .measuring { state.statistics.messagesReceived += 1 }
-                switch message {
-                case .timePong(let pong):
-                    if let window = state.windowPings, window.contains(pong.id) {
-                        state.statistics.pongsReceived += 1
-                        state.statistics.pongRoundTrips.append(inbound.receivedAt - pong.t0)
-                    }
-                case .timeline(let timeline):
-                    if let sentAt = party.sentAt(ofEpoch: timeline.epoch) {
-                        state.statistics.fanOutsReceived += 1
-                        state.statistics.fanOuts.append(inbound.receivedAt - sentAt)
-                    }
-                default:
-                    break
+    /// From now on handles what the connection reads, on its event loop; `phase` says whether what
+    /// arrives counts. Called before the hello, so nothing is read before it.
+    func handleInbound(phase: @escaping @Sendable () -> LoadPhase, now: @escaping @Sendable () -> Double) {
+        connection.handleOnEventLoop { [self] inbound in received(inbound, phase: phase(), now: now) }
+    }
+
+    private func received(_ inbound: InboundMessage, phase current: LoadPhase, now: @Sendable () -> Double) {
+        guard let message = try? PartyProtocol.decode(inbound.text) else { return }
+        let actions = state.withLock { state -> [ParticipantCore.Action] in
+            if current == .measuring { state.statistics.messagesReceived += 1 }
+            switch message {
+            case .timePong(let pong):
+                if let window = state.windowPings, window.contains(pong.id) {
+                    state.statistics.pongsReceived += 1
+                    state.statistics.pongRoundTrips.append(inbound.receivedAt - pong.t0)
                 }
-                return state.core.receive(message, receivedAt: inbound.receivedAt, now: now())
+            case .timeline(let timeline):
+                if let sentAt = party.sentAt(ofEpoch: timeline.epoch) {
+                    state.statistics.fanOutsReceived += 1
+                    state.statistics.fanOuts.append(inbound.receivedAt - sentAt)
+                }
+            default:
+                break
             }
-            perform(actions, now: now(), phase: current)
+            return state.core.receive(message, receivedAt: inbound.receivedAt, now: now())
         }
-        state.withLock { state in
-            if !state.closed { state.statistics.disconnects += 1 }
-            state.closed = true
-        }
+        perform(actions, now: now(), phase: current)
     }
 
     /// Does what is due at `now`: the core's pings, statuses and checks, and a host's command.
@@ -116,6 +116,13 @@ final class LoadMember: Sendable {
         perform(actions, now: now, phase: phase)
     }
 
+    /// A time ping's wire text, written directly (the same JSON as ``PartyProtocol/encode(_:)``, keys
+    /// sorted): the message a member sends most, made without an encoder. A non-finite t0 takes the codec.
+    static func pingText(id: Int, t0: Double) -> String {
+        guard t0.isFinite else { return PartyProtocol.encode(.timePing(TimePing(id: id, t0: t0))) }
+        return "{\"id\":\(id),\"t0\":\(t0),\"type\":\"timePing\"}"
+    }
+
     /// Play, seek, pause, again and again: every kind of timeline the fan-out carries.
     static func commandCycle(_ round: Int) -> (action: Command.Action, value: Double?) {
         switch round % 3 {
@@ -125,16 +132,21 @@ final class LoadMember: Sendable {
         }
     }
 
-    /// Whether its time pings have backed off (``PingPacer``): its clock estimate has converged.
+    /// Whether its time pings have backed off (``PingPacer``, either stage): its clock offset has converged.
     var isBackingOff: Bool {
-        state.withLock { if case .backingOff = $0.core.clockSync.pacer.state { true } else { false } }
+        state.withLock { $0.core.clockSync.pacer.interval > ClockSync.steadyInterval }
     }
 
     /// Records how its time pings are paced now (the window's end): backed off, and whether the clock
-    /// drift it waits for is fitted.
+    /// drift it waits for is fitted; and whether its connection closed before the end.
     func recordPacing() {
+        let lost = connection.closeReason != nil
         state.withLock { state in
-            if case .backingOff = state.core.clockSync.pacer.state { state.statistics.backingOff = 1 } else { state.statistics.backingOff = 0 }
+            if lost, !state.closed {
+                state.statistics.disconnects += 1
+                state.closed = true
+            }
+            state.statistics.backingOff = state.core.clockSync.pacer.interval > ClockSync.steadyInterval ? 1 : 0
             state.statistics.driftFitted = state.core.clockSync.driftFitted ? 1 : 0
         }
     }
@@ -157,7 +169,7 @@ final class LoadMember: Sendable {
                     }
                 }
                 // t0 is the instant the ping leaves, as a real member stamps it.
-                connection.send(stampedAt: { t0 in PartyProtocol.encode(.timePing(TimePing(id: ping.id, t0: max(t0, ping.t0)))) })
+                connection.send(stampedAt: { t0 in Self.pingText(id: ping.id, t0: max(t0, ping.t0)) })
             case .send(let message):
                 if phase == .measuring { state.withLock { $0.statistics.messagesSent += 1 } }
                 connection.send(PartyProtocol.encode(message))

@@ -10,8 +10,8 @@ import WebSocketTransport
 /// and closes everything.
 ///
 /// The client is kept light: connections live on NIO's shared event loops (one per core), each member
-/// has one reading task (no thread), and one ticker task drives every member's pings, statuses and
-/// commands.
+/// handles what it reads there (no task per member), and one ticker task drives every member's pings,
+/// statuses and commands.
 struct LoadRun {
     /// A host sends a command (play, seek, pause in turn) this often in the window: "every few seconds".
     static let commandInterval = 5.0
@@ -27,8 +27,17 @@ struct LoadRun {
     /// How often the ticker looks for members with something due: finer than the join burst's 15 ms pace.
     static let tickInterval = 0.005
 
+    /// Members joining per second by default. A joiner pings 10 times a second (after its burst) until its
+    /// clock offset has converged, a second or two on a quiet link; everyone joining at once keeps the
+    /// machine so busy that no estimate converges (round trips of seconds), and nobody ever slows down:
+    /// at 5,000 members on two cores the connections then went silent for 30 s and closed (idle timeout).
+    /// 250 a second keeps a few hundred members at the full pace at any time.
+    static let defaultJoinRate = 250.0
+
     var members: Int
     var parties: Int
+    /// Members joining per second (``defaultJoinRate``).
+    var joinRate: Double
     var warmUp: Double
     /// Longest wait for the members' clocks to settle after the warm-up (``settledShare``).
     var settle: Double
@@ -50,7 +59,6 @@ struct LoadRun {
                 try? await Task.sleep(nanoseconds: UInt64(Self.tickInterval * 1e9))
             }
         }
-        var readers: [Task<Void, Never>] = []
         defer { ticker.cancel() }
 
         // Hosts first: their hellos create the parties the guests then join.
@@ -59,8 +67,7 @@ struct LoadRun {
                 (wave ? 0..<1 : 1..<max(1, sizes[party.index])).map { (party, $0) }
             }
             let joined = try await connect(seats, server: server, trust: trust, roster: roster)
-            roster.add(joined.map(\.member))
-            readers += joined.map(\.reader)
+            roster.add(joined)
             try await waitUntil(timeout: Self.joinTimeoutPerThousand * max(1, Double(members) / 1000),
                                 what: "\(wave ? "hosts" : "members") to be welcomed") {
                 roster.allJoined
@@ -96,6 +103,7 @@ struct LoadRun {
         let clientEnd = try LoadProcessUsage.read(pid: 0)
         ticker.cancel()
         for member in everyone { member.recordPacing() }
+        Self.reportLostConnections(everyone)
 
         // The window's answers still on their way.
         let expected = partyList.reduce(0) { $0 + $1.commandCount * sizes[$1.index] }
@@ -108,12 +116,24 @@ struct LoadRun {
             member.closing()
             member.connection.close(reason: "benchmark over")
         }
-        for reader in readers { await reader.value }
+        try? await waitUntil(timeout: Self.drainTimeout, what: "the connections to close") {
+            everyone.allSatisfy { $0.connection.closeReason != nil }
+        }
         return LoadSummary.make(
             statistics: statistics, members: members, parties: parties, tls: server.fingerprint != nil, seconds: end - start,
             settleSeconds: settled,
             commandsSent: everyone.reduce(0) { $0 + $1.commandsSent }, fanOutsExpected: expected,
             server: (serverStart, serverEnd), serverIdleRSS: idleRSS, client: (clientStart, clientEnd))
+    }
+
+    /// Says on standard error how many connections closed before the window's end, and why (the most
+    /// common reasons): a run whose members lost their connections measures nothing.
+    static func reportLostConnections(_ members: [LoadMember]) {
+        let reasons = members.compactMap(\.connection.closeReason)
+        guard !reasons.isEmpty else { return }
+        let common = Dictionary(grouping: reasons, by: { $0 }).map { ($0.key, $0.value.count) }.sorted { $0.1 > $1.1 }.prefix(3)
+        printError("\(reasons.count) of \(members.count) connections closed before the window's end: "
+                   + common.map { "\($0.1)× \($0.0)" }.joined(separator: "; "))
     }
 
     static func merged(_ members: [LoadMember]) -> LoadStatistics {
@@ -123,16 +143,21 @@ struct LoadRun {
     /// Opens the connections of `seats` (party, seat number), at most ``connectConcurrency`` at a time,
     /// and says hello on each.
     private func connect(_ seats: [(LoadParty, Int)], server: LoadServer, trust: ServerTrust,
-                         roster: LoadRoster) async throws -> [(member: LoadMember, reader: Task<Void, Never>)] {
+                         roster: LoadRoster) async throws -> [LoadMember] {
         let limits = WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes)
         let logger = self.logger
         let host = server.host, port = server.port
-        return try await withThrowingTaskGroup(of: (LoadMember, Task<Void, Never>).self) { group in
-            var results: [(member: LoadMember, reader: Task<Void, Never>)] = []
-            var pending = seats[...]
+        return try await withThrowingTaskGroup(of: LoadMember.self) { group in
+            var results: [LoadMember] = []
+            var pending = seats.enumerated()[...]
+            let first = Self.clock.now()
+            let joinRate = self.joinRate
             func add() {
-                guard let (party, seat) = pending.popFirst() else { return }
+                guard let (order, (party, seat)) = pending.popFirst() else { return }
                 group.addTask {
+                    // Joins paced at `joinRate` a second.
+                    let wait = first + Double(order) / joinRate - Self.clock.now()
+                    if wait > 0 { try await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
                     let name = seat == 0 ? "host-\(party.index)" : "m\(seat)-\(party.index)"
                     let connection: WebSocketConnection
                     do {
@@ -145,17 +170,14 @@ struct LoadRun {
                     let member = LoadMember(party: party, isHost: seat == 0, name: name,
                                             hello: Hello(party: party.id, key: party.key, name: name, create: create),
                                             connection: connection)
-                    let reader = Task {
-                        await member.readInbound(phase: { roster.phase },
-                                                 now: { Self.clock.now() })
-                    }
+                    member.handleInbound(phase: { roster.phase }, now: { Self.clock.now() })
                     member.start(now: Self.clock.now())
-                    return (member, reader)
+                    return member
                 }
             }
             for _ in 0..<Self.connectConcurrency { add() }
             while let next = try await group.next() {
-                results.append((next.0, next.1))
+                results.append(next)
                 add()
             }
             return results

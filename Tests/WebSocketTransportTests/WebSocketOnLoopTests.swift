@@ -1,0 +1,78 @@
+import NIOCore
+import Synchronization
+import Testing
+@testable import WebSocketTransport
+
+/// Work done on the connection's event loop itself: messages answered where they are read (a party
+/// server's time pings), several messages sent with one flush, and messages handed to a closure
+/// instead of the inbound stream (a load generator's many connections).
+@Suite("WebSocket work on the event loop")
+struct WebSocketOnLoopTests {
+    /// "pingN" is answered "pongN"; anything else is nil (delivered as usual).
+    static let answer: @Sendable (String, Double) -> String? = { text, _ in
+        text.hasPrefix("ping") ? "pong" + text.dropFirst(4) : nil
+    }
+
+    @Test func answeredMessagesAreRepliedToAndNotDeliveredTheOthersAre() async throws {
+        let harness = try await Harness.start(echo: false)
+        let client = try await harness.connect()
+        let server = try await harness.nextConnection()
+        server.answerInline(limitPerSecond: 1000, Self.answer)
+        server.send("ready")  // written after the answering took effect
+        #expect(try await next(client.inbound) == "ready")
+
+        client.send("ping1")
+        client.send("hello")
+        client.send("ping2")
+        #expect(try await next(client.inbound) == "pong1")
+        #expect(try await next(client.inbound) == "pong2")
+        #expect(try await next(server.inbound) == "hello", "the one message without an answer is delivered")
+        client.send("last")
+        #expect(try await next(server.inbound) == "last", "the pings were not delivered")
+        await harness.server.stop()
+    }
+
+    /// Past the limit of a second, answerable messages are delivered (the application's own flood limit
+    /// sees them). The four pings are sent back to back: they arrive well within one second.
+    @Test func pastTheLimitMessagesAreDeliveredInstead() async throws {
+        let harness = try await Harness.start(echo: false)
+        let client = try await harness.connect()
+        let server = try await harness.nextConnection()
+        server.answerInline(limitPerSecond: 2, Self.answer)
+        server.send("ready")
+        #expect(try await next(client.inbound) == "ready")
+
+        for n in 1...4 { client.send("ping\(n)") }
+        #expect(try await next(client.inbound) == "pong1")
+        #expect(try await next(client.inbound) == "pong2")
+        #expect(try await next(server.inbound) == "ping3")
+        #expect(try await next(server.inbound) == "ping4")
+        await harness.server.stop()
+    }
+
+    @Test func aBatchArrivesWholeAndInOrder() async throws {
+        let harness = try await Harness.start(echo: false)
+        let client = try await harness.connect()
+        let server = try await harness.nextConnection()
+        server.send(utf8Messages: ["one", "two", "three"].map { ByteBuffer(string: $0) })
+        server.send("four")
+        for expected in ["one", "two", "three", "four"] { #expect(try await next(client.inbound) == expected) }
+        await harness.server.stop()
+    }
+
+    @Test func messagesHandledOnTheLoopBypassTheInboundStream() async throws {
+        let harness = try await Harness.start(echo: false)
+        let client = try await harness.connect()
+        let server = try await harness.nextConnection()
+        let seen = Mutex<[String]>([])
+        client.handleOnEventLoop { message in seen.withLock { $0.append(message.text) } }
+        client.send("go")  // after the handler took effect (it is queued first)
+        #expect(try await next(server.inbound) == "go")
+        server.send("x")
+        server.send("y")
+        #expect(await eventually { seen.withLock { $0 } == ["x", "y"] })
+        server.close(reason: "done")
+        #expect(try await drain(client.inbound).isEmpty, "nothing went to the inbound stream")
+        await harness.server.stop()
+    }
+}

@@ -81,6 +81,34 @@ import Testing
         #expect(Set(h.sent.compactMap { if case .timePing(let p) = $0.message { p.id } else { nil } }).count == times.count)
     }
 
+    /// Round trips of two seconds (a loaded server): after the burst, about two pings a round trip,
+    /// not ten a second that pile onto the server's backlog. Answers still come, so sync goes on.
+    @Test func slowAnswersSlowThePings() throws {
+        let h = MemberHarness(hello: Hello(party: "brave-otter-42", key: "s3cret", name: "Bob"), oneWay: 1.0)
+        h.start()
+        h.receive(.welcome(h.welcome(timeline: Timeline(epoch: 1, partyTime: h.party(0)))))
+        h.advance(to: 20, step: 0.01)
+        #expect(!h.core.clockSync.isBursting)
+        let late = h.pingTimes.filter { $0 >= 10 }
+        // 10 s at two in flight per 2 s round trip: 10 pings, give or take the pace's steps.
+        #expect(late.count <= 12, "\(late.count) pings in the last 10 s")
+        #expect(late.count >= 8, "\(late.count) pings in the last 10 s: the pings must go on")
+    }
+
+    /// Unanswered pings are given up after ``ClockSync/pingAnswerTimeout``, so lost answers never
+    /// stop the pings for good.
+    @Test func lostAnswersDoNotStopThePings() throws {
+        let h = MemberHarness.participant()
+        h.start()
+        h.receive(.welcome(h.welcome(timeline: Timeline(epoch: 1, partyTime: h.party(0)))))
+        h.advance(to: 2)
+        h.answerPings = false
+        h.advance(to: 2 + 3 * ClockSync.pingAnswerTimeout, step: 0.05)
+        let unanswered = h.pingTimes.filter { $0 > 2 }
+        #expect(unanswered.count >= 3 * ClockSync.maxPingsInFlight - 1, "\(unanswered.count) pings")
+        #expect(unanswered.count <= 3 * ClockSync.maxPingsInFlight + 2, "\(unanswered.count) pings")
+    }
+
     @Test func timelineWaitsForTheBurstThenSeeks() throws {
         let h = MemberHarness.participant()
         h.start()

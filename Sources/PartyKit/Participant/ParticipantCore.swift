@@ -144,7 +144,12 @@ public struct ParticipantCore: Sendable {
     // MARK: Time pings
 
     mutating func ping(now: Double) -> [Action] {
-        if pings.count > 64 { pings.removeAll() }  // answers that will never come: start afresh
+        pings = pings.filter { now - $0.value < ClockSync.pingAnswerTimeout }  // answers that will never come
+        if !clockSync.isBursting, pings.count >= ClockSync.maxPingsInFlight {
+            // Round trips longer than the pace: wait for an answer (which brings the pace back).
+            nextPing = now + ClockSync.steadyInterval
+            return []
+        }
         let id = nextPingID
         nextPingID += 1
         pings[id] = now

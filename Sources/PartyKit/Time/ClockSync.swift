@@ -43,6 +43,15 @@ public struct ClockSync: Sendable {
     /// Steady pace afterwards. Offsets are only as good as the lowest-delay exchanges, and with
     /// jitter few exchanges are low-delay: four a second (≈100 bytes each) give enough of them.
     public static let steadyInterval = 0.1
+    /// After the burst, at most this many pings go unanswered: a slow link or a loaded server
+    /// (round trips of seconds) gets about two pings a round trip instead of ten a second piling
+    /// onto its backlog, which kept round trips long and every member of a loaded server at the
+    /// steady pace (a 5,000-member load run collapsed that way). Two, so that one lost answer
+    /// does not stop the pings for ``pingAnswerTimeout``.
+    public static let maxPingsInFlight = 2
+    /// A ping unanswered for this long is taken as lost: an answer that late bounds the offset only
+    /// to ±5 s, which the estimate already has far better.
+    public static let pingAnswerTimeout = 10.0
     /// Samples older than this are forgotten: long enough to see drift, short enough to follow it.
     public static let windowSeconds = 60.0
     public static let maxSamples = 512

@@ -10,6 +10,9 @@ extension PartyServerRunner {
     static let movedMessage = "the party moved to another server"
     /// What members hear while the directory cannot be reached (they try again).
     static let directoryDownMessage = "the party directory is unavailable; try again"
+    /// How long after a party comes to this node its members' media requests wait for the host's relay
+    /// connection: the host's hello and relay follow within a reconnect or two (a second each).
+    static let relayReturnWindow = Duration.seconds(20)
 
     /// Serves parties as one node of a cluster from now on (before members connect).
     public func joinCluster(_ placement: any PartyPlacement) {
@@ -72,6 +75,11 @@ extension PartyServerRunner {
             // Saved on the next tick: the restored epoch, or the new party's first.
             if cluster?.owned[request.party] == nil { cluster?.owned[request.party] = ClusterGate.Saved(epoch: -1, seats: -1) }
             for h in held { admit(h) }
+            // Its host's relay connection follows the host here: members' media requests wait for it.
+            if let token = core.mediaToken(of: request.party) {
+                media.serveRelayed(party: request.party, token: token)
+                media.relay.expectUpstream(party: request.party, within: Self.relayReturnWindow)
+            }
         case .success(.elsewhere(let node)):
             logger.info("redirected hellos", metadata: ["party": "\(request.party)", "to": "\(node)", "count": "\(held.count)"])
             refuse(held, ErrorMessage(code: .redirect, message: "party \"\(request.party)\" is served by \(node)", redirect: node))

@@ -30,7 +30,8 @@ struct ClusterGate: Sendable {
     /// the queue while the directory is slow.
     static let maxHeldPerConnection = 32
 
-    let placement: any PartyPlacement
+    /// The directory; ``JoiningPlacement`` until the node has joined its cluster.
+    var placement: any PartyPlacement
     /// Connections whose hello went to the core: their messages take the plain path.
     var admitted: Set<Int> = []
     /// Hellos (and whatever followed them) waiting for a placement, in arrival order.
@@ -41,6 +42,10 @@ struct ClusterGate: Sendable {
     var owned: [String: Saved] = [:]
     /// Set by a drain: no party is claimed here any more; hellos go to another node.
     var draining = false
+    /// Wrong keys per address among hellos for parties this node does not hold (the directory says
+    /// the key is wrong): the core counts those for parties it holds, this the rest, so a guesser
+    /// gets no more tries by dialling a node that does not hold the party.
+    var wrongKeys = WrongKeyLimiter()
 
     init(placement: any PartyPlacement) { self.placement = placement }
 

@@ -14,9 +14,25 @@ extension PartyServerRunner {
     /// connection: the host's hello and relay follow within a reconnect or two (a second each).
     static let relayReturnWindow = Duration.seconds(20)
 
-    /// Serves parties as one node of a cluster from now on (before members connect).
+    /// What members hear while this node has not joined its cluster yet (they try again).
+    static let joiningMessage = "this server is still joining its cluster; try again"
+
+    /// This server will be a node of a cluster: until ``joinCluster(_:)``, a hello is not taken (a host
+    /// would make its party here, unknown to the directory) but answered with a retryable error
+    /// (`serverShutdown`, ``joiningMessage``). Called before ``start()`` when the node's address
+    /// (its port) is needed to join.
+    public func awaitCluster() {
+        if cluster == nil { cluster = ClusterGate(placement: JoiningPlacement()) }
+    }
+
+    /// Serves parties as one node of a cluster from now on.
     public func joinCluster(_ placement: any PartyPlacement) {
-        cluster = ClusterGate(placement: placement)
+        if var gate = cluster {
+            gate.placement = placement
+            cluster = gate
+        } else {
+            cluster = ClusterGate(placement: placement)
+        }
         Task { [weak self] in
             for await party in placement.lostParties { await self?.lostLease(party) }
         }
@@ -32,6 +48,11 @@ extension PartyServerRunner {
         guard case .hello(let hello)? = try? PartyProtocol.decode(text), hello.version == PartyProtocol.version,
               core.timeline(of: hello.party) == nil else {
             admit(held)
+            return true
+        }
+        // An address over the limit is refused before its key goes to the directory.
+        if let source = peerSource(id), case .refused(let wait) = gate.wrongKeys.check(source, now: clock.now()) {
+            refuse([held], ErrorMessage(code: .wrongKey, message: WrongKeyLimiter.refusal(retryAfter: wait)))
             return true
         }
         let request = ClusterGate.Request(party: hello.party, key: hello.key)
@@ -84,13 +105,22 @@ extension PartyServerRunner {
             logger.info("redirected hellos", metadata: ["party": "\(request.party)", "to": "\(node)", "count": "\(held.count)"])
             refuse(held, ErrorMessage(code: .redirect, message: "party \"\(request.party)\" is served by \(node)", redirect: node))
         case .success(.wrongKey):
+            let now = clock.now()
+            for source in Set(held.compactMap { peerSource($0.connection) }) { cluster?.wrongKeys.recordMiss(source, now: now) }
             refuse(held, ErrorMessage(code: .wrongKey, message: "wrong key for party \"\(request.party)\""))
         case .success(.unknown):
             for h in held { admit(h) }  // the core says it does not know the party
+        case .failure(is JoiningPlacement.NotJoined):
+            refuse(held, ErrorMessage(code: .serverShutdown, message: Self.joiningMessage))
         case .failure(let error):
             logger.warning("cluster placement failed", metadata: ["party": "\(request.party)", "error": "\(error)"])
             refuse(held, ErrorMessage(code: .serverShutdown, message: Self.directoryDownMessage))
         }
+    }
+
+    /// The address wrong keys of connection `id` are counted by (nil for an in-process member).
+    private func peerSource(_ id: Int) -> String? {
+        connections[id].map { WrongKeyLimiter.source(ofPeer: $0.remoteDescription) }
     }
 
     /// Passes a held message to the core; a welcome it answers lists the cluster's live nodes.
@@ -168,6 +198,21 @@ extension PartyServerRunner {
             perform(core.evict(party: party, reason: "the server is restarting"))
         }
     }
+}
+
+/// The placement of a node that has not joined its cluster yet: it places nothing.
+struct JoiningPlacement: PartyPlacement {
+    struct NotJoined: Error, CustomStringConvertible {
+        var description: String { "not joined to the cluster yet" }
+    }
+
+    var nodes: [NodeAddress] { [] }
+    var address: NodeAddress { NodeAddress(host: "", port: 0) }
+    var lostParties: AsyncStream<String> { AsyncStream { $0.finish() } }
+    func place(party: String, key: String, creating: Bool) async throws -> PartyPlacementResult { throw NotJoined() }
+    func save(party: String, image: PartyServerCore.PartyImage, partyClock: Double) async {}
+    func end(party: String) async {}
+    func releaseAll() async {}
 }
 
 /// A draining node with no other live node to send a member to.

@@ -76,11 +76,11 @@ public actor ClusterNode: PartyPlacement {
         }
     }
 
-    public func save(party: String, image: PartyServerCore.PartyImage, partyClock: Double) async {
+    public func save(party: String, image: PartyServerCore.PartyImage, partyClock: Double, sequence: Int) async {
         guard let lease = leases[party] else { return }
         let snapshot = PartySnapshot(config: image.config, timeline: image.timeline, partyClock: partyClock, seats: image.seats)
         do {
-            try await directory.save(snapshot, lease: lease)
+            try await directory.save(snapshot, lease: lease, sequence: sequence)
         } catch ClusterDirectoryError.leaseLost {
             lose(party, generation: lease.generation, why: "another node took it over")
         } catch {

@@ -108,6 +108,31 @@ struct PartyLeaseTests {
         }
     }
 
+    /// Two saves of the same epoch cross (a second seat saved while the first seat's save is still on its
+    /// way): the one taken later wins, whichever arrives last; a claim starts the numbering again.
+    @Test func crossingSavesOfOneEpochKeepTheNewerSeats() async throws {
+        try await TestDatabase.withTwoNodes { a, _ in
+            let party = TestDatabase.unique("seats")
+            guard case .claimed(let lease, _) = try await a.claim(party: party, key: Self.key) else {
+                Issue.record("a could not claim"); return
+            }
+            let one = Self.snapshot(epoch: 2, seats: ["s1"]), two = Self.snapshot(epoch: 2, seats: ["s1", "s2"])
+            // Taken as 1 then 2, arriving as 2 then 1.
+            #expect(try await a.save(two, lease: lease, sequence: 2) == .saved)
+            #expect(try await a.save(one, lease: lease, sequence: 1) == .newerSaveOfEpoch(2))
+            #expect(try await a.restore(party: party)?.seats.map(\.info.id) == ["s1", "s2"])
+            // A newer epoch still wins over any number.
+            #expect(try await a.save(Self.snapshot(epoch: 3, seats: ["s1"]), lease: lease, sequence: 3) == .saved)
+            #expect(try await a.restore(party: party)?.epoch == 3)
+        }
+    }
+
+    static func snapshot(epoch: Int, seats: [String]) -> PartySnapshot {
+        PartySnapshot(config: config, timeline: Timeline(epoch: epoch, position: 0, partyTime: 100), partyClock: 100,
+                      seats: seats.map { PartyServerCore.SavedSeat(info: ParticipantInfo(id: $0, name: $0, role: .participant, joinedAt: 0),
+                                                                   tokenHash: "hash-\($0)") })
+    }
+
     /// An owner whose lease ran out while nobody claimed the party (a database outage longer than the
     /// lease) renews it and goes on.
     @Test func anOwnerRenewsItsExpiredLeaseWhileNobodyTookIt() async throws {

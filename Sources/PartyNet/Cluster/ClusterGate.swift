@@ -42,6 +42,9 @@ struct ClusterGate: Sendable {
     var owned: [String: Saved] = [:]
     /// Set by a drain: no party is claimed here any more; hellos go to another node.
     var draining = false
+    /// The last save's number: saves run in tasks of their own and may reach the directory out of
+    /// order; the directory keeps the highest (``PartyPlacement/save(party:image:partyClock:sequence:)``).
+    var saveSequence = 0
     /// Wrong keys per address among hellos for parties this node does not hold (the directory says
     /// the key is wrong): the core counts those for parties it holds, this the rest, so a guesser
     /// gets no more tries by dialling a node that does not hold the party.

@@ -168,8 +168,9 @@ extension PartyServerRunner {
             let now = ClusterGate.Saved(epoch: timeline.epoch, seats: seats)
             guard now != saved, let image = core.image(of: party) else { continue }
             gate.owned[party] = now
-            let partyClock = clock.now()
-            Task { await placement.save(party: party, image: image, partyClock: partyClock) }
+            gate.saveSequence += 1
+            let partyClock = clock.now(), sequence = gate.saveSequence
+            Task { await placement.save(party: party, image: image, partyClock: partyClock, sequence: sequence) }
         }
         cluster = gate
     }
@@ -190,7 +191,9 @@ extension PartyServerRunner {
         let placement = gate.placement
         let parties = Array(gate.owned.keys)
         for party in parties {
-            if let image = core.image(of: party) { await placement.save(party: party, image: image, partyClock: clock.now()) }
+            guard let image = core.image(of: party) else { continue }
+            cluster?.saveSequence += 1
+            await placement.save(party: party, image: image, partyClock: clock.now(), sequence: cluster?.saveSequence ?? 0)
         }
         await placement.releaseAll()
         cluster?.owned.removeAll()
@@ -210,7 +213,7 @@ struct JoiningPlacement: PartyPlacement {
     var address: NodeAddress { NodeAddress(host: "", port: 0) }
     var lostParties: AsyncStream<String> { AsyncStream { $0.finish() } }
     func place(party: String, key: String, creating: Bool) async throws -> PartyPlacementResult { throw NotJoined() }
-    func save(party: String, image: PartyServerCore.PartyImage, partyClock: Double) async {}
+    func save(party: String, image: PartyServerCore.PartyImage, partyClock: Double, sequence: Int) async {}
     func end(party: String) async {}
     func releaseAll() async {}
 }

@@ -106,6 +106,30 @@ extension ClusterDirectory {
                           validUntil: sent + configuration.leaseLength)
     }
 
+    /// Renews all of `leases` (this node's) in one statement, each fenced as by ``renew(_:)``: only a
+    /// row that still carries its lease's generation and this node is renewed. Returns the renewed
+    /// leases; one that is not among them is lost (another node claimed the party, or it ended).
+    public func renewAll(_ leases: [PartyLease]) async throws -> [PartyLease] {
+        guard !leases.isEmpty else { return [] }
+        let sent = ContinuousClock.now
+        let parties = leases.map(\.party), generations = leases.map(\.generation)
+        let renewed = try await perform("lease renewal of \(leases.count) parties") { client, node, seconds in
+            var renewed: [String: Int64] = [:]
+            for try await (party, generation) in try await client.query("""
+                UPDATE tandem_parties AS p SET lease_expires = now() + \(seconds) * interval '1 second'
+                FROM unnest(\(parties)::text[], \(generations)::bigint[]) AS l(party_id, lease_generation)
+                WHERE p.party_id = l.party_id AND p.owner_node = \(node) AND p.lease_generation = l.lease_generation
+                RETURNING p.party_id, p.lease_generation
+                """).decode((String, Int64).self) {
+                renewed[party] = generation
+            }
+            return renewed
+        }
+        return leases.filter { renewed[$0.party] == $0.generation }.map { lease in
+            PartyLease(party: lease.party, node: lease.node, generation: lease.generation, validUntil: sent + configuration.leaseLength)
+        }
+    }
+
     /// Saves the party's restorable state, fenced like ``renew(_:)``: it throws
     /// ``ClusterDirectoryError/leaseLost(party:)`` when the lease is gone, so a node that lost the
     /// party cannot overwrite its new owner's state. A save whose epoch is older than the saved one

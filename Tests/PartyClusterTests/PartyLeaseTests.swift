@@ -108,6 +108,29 @@ struct PartyLeaseTests {
         }
     }
 
+    /// One statement renews all of a node's leases, fenced per party: the one another node took
+    /// over is not renewed (the node learns it lost it), the one nobody took is.
+    @Test func renewingAllLeasesAtOnceFindsTheLostOne() async throws {
+        try await TestDatabase.withTwoNodes(lease: .seconds(1)) { a, b in
+            let kept = TestDatabase.unique("kept"), taken = TestDatabase.unique("taken")
+            guard case .claimed(let keptLease, _) = try await a.claim(party: kept, key: Self.key),
+                  case .claimed(let takenLease, _) = try await a.claim(party: taken, key: Self.key) else {
+                Issue.record("a could not claim"); return
+            }
+            #expect(try await a.renewAll([keptLease, takenLease]).map(\.party).sorted() == [kept, taken].sorted())
+            try await eventually("a's leases run out") { await TestDatabase.isFree(taken, in: b) }
+            guard case .claimed = try await b.claim(party: taken, key: Self.key) else {
+                Issue.record("b could not take over"); return
+            }
+            let renewed = try await a.renewAll([keptLease, takenLease])
+            #expect(renewed.map(\.party) == [kept])
+            #expect(renewed.first?.generation == keptLease.generation)
+            #expect(try await a.lookup(party: kept)?.node == a.configuration.nodeID)
+            #expect(try await a.lookup(party: taken)?.node == b.configuration.nodeID)
+            #expect(try await a.renewAll([]).isEmpty)
+        }
+    }
+
     /// Two saves of the same epoch cross (a second seat saved while the first seat's save is still on its
     /// way): the one taken later wins, whichever arrives last; a claim starts the numbering again.
     @Test func crossingSavesOfOneEpochKeepTheNewerSeats() async throws {

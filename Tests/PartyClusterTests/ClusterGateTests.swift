@@ -10,8 +10,9 @@ import Testing
 /// What a node's gate does with hellos for parties it does not hold, against the test PostgreSQL.
 @Suite(.serialized, .enabled(if: TestDatabase.available, TestDatabase.skipReason))
 struct ClusterGateTests {
-    /// Wrong keys sent to a node that does not hold the party count against the address as they do at
-    /// the owner: past the limit, even the right key from that address is refused unread.
+    /// Wrong keys that a node which does not hold the party finds wrong (in the directory) count
+    /// against the address as they do at the owner: past the limit, even the right key from that
+    /// address is refused unread.
     @Test func wrongKeysAtANodeWithoutThePartyAreLimited() async throws {
         let (a, b) = try await ClusterServeTests.twoNodes(lease: .seconds(10))
         let party = TestDatabase.unique("guessed")
@@ -21,7 +22,10 @@ struct ClusterGateTests {
 
         let limit = WrongKeyLimiter.Policy.standard.limit
         for attempt in 0..<limit {
-            let guesser = TestMembers.member(b.link(party, key: "WRONGKEYWRONGKEY\(1000 + attempt)"), name: "X")
+            // A hello that would create the party: b asks the directory, which finds the key wrong
+            // (no redirect to a, whose core would count it).
+            let guesser = TestMembers.member(b.link(party, key: "WRONGKEYWRONGKEY\(1000 + attempt)"), name: "X",
+                                             create: try TestMembers.config())
             let outcome = await guesser.run()
             await guesser.shutDown()
             guard case .failed(let reason) = outcome else { Issue.record("a wrong key joined"); return }

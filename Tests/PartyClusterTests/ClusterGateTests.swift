@@ -113,3 +113,22 @@ extension ClusterGateTests {
         await server.stop()
     }
 }
+
+extension ClusterGateTests {
+    /// A node that joins after the members did is announced to them (`nodes`, protocol 5): a member
+    /// whose node dies can reconnect to it, not only to the nodes its welcome listed.
+    @Test func aNodeAddedLaterIsAnnouncedToMembers() async throws {
+        let (a, b) = try await ClusterServeTests.twoNodes(lease: .seconds(3))
+        let party = TestDatabase.unique("late-node")
+        let host = TestMembers.member(a.link(party, key: ClusterServeTests.key), name: "Hana", create: try TestMembers.config())
+        let hostRun = Task { await host.run() }
+        try await eventually("the host is in") { await host.status.me != nil }
+        #expect(await host.clusterNodes.contains(b.address))
+        let c = try await TestNode.start("c", lease: .seconds(3))
+        try await eventually("a tells its member about c") { await host.clusterNodes.contains(c.address) }
+        await host.leave()
+        _ = await hostRun.value
+        await host.shutDown()
+        for node in [a, b, c] { await node.stop() }
+    }
+}

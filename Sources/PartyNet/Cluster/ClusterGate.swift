@@ -42,6 +42,8 @@ struct ClusterGate: Sendable {
     var owned: [String: Saved] = [:]
     /// Set by a drain: no party is claimed here any more; hellos go to another node.
     var draining = false
+    /// The live nodes last told to the members (``PartyProtocol`` 5's `nodes`); a change is sent on.
+    var announcedNodes: [NodeAddress] = []
     /// The last save's number: saves run in tasks of their own and may reach the directory out of
     /// order; the directory keeps the highest (``PartyPlacement/save(party:image:partyClock:sequence:)``).
     var saveSequence = 0

@@ -157,6 +157,7 @@ extension PartyServerRunner {
 
     /// On each tick: an owned party with a new epoch or seat is saved; one that ended is forgotten.
     func clusterTick() {
+        announceNodes()
         guard var gate = cluster, !gate.owned.isEmpty else { return }
         let placement = gate.placement
         for (party, saved) in gate.owned {
@@ -173,6 +174,17 @@ extension PartyServerRunner {
             Task { await placement.save(party: party, image: image, partyClock: partyClock, sequence: sequence) }
         }
         cluster = gate
+    }
+
+    /// When the live nodes changed (a node joined or died), every member here hears the new list, so
+    /// it can reconnect to a node added after its welcome.
+    private func announceNodes() {
+        guard let gate = cluster else { return }
+        let nodes = gate.placement.nodes
+        guard !nodes.isEmpty, nodes != gate.announcedNodes else { return }
+        cluster?.announcedNodes = nodes
+        let message = PartyMessage.nodes(NodeList(nodes: nodes))
+        perform(gate.admitted.sorted().map { PartyServerCore.Output.send(connection: $0, message) })
     }
 
     /// This node lost `party`'s lease: it stops serving it, and its members find the new owner.

@@ -85,6 +85,12 @@ public actor PartyMember {
     /// Set by a redirect until its connection has closed.
     private var pendingRedirect: NodeAddress?
     private var redirectsInARow = 0
+    /// The live nodes a `nodes` message listed since the last welcome (fresher than the welcome's).
+    private var latestNodes: [NodeAddress]?
+
+    /// The cluster's live nodes as this member last heard (its welcome, or a later `nodes`): where it
+    /// reconnects if its node dies. Empty outside a cluster.
+    public var clusterNodes: [NodeAddress] { latestNodes ?? core.nodes }
 
     public init(options: Options, notices: @escaping @Sendable (PartyNotice) -> Void) {
         self.options = options
@@ -181,7 +187,7 @@ public actor PartyMember {
                 }
                 // A dead node: the next live node the welcome listed (it takes the party over, or
                 // redirects to the node that did).
-                if let next = target.next(among: core.nodes) { target = next }
+                if let next = target.next(among: clusterNodes) { target = next }
                 try? await Task.sleep(nanoseconds: UInt64(backoff(failures) * 1e9))
                 continue
             }
@@ -197,7 +203,12 @@ public actor PartyMember {
                 }
                 if case .welcome = message {
                     redirectsInARow = 0
+                    latestNodes = nil
                     node.set(target)
+                }
+                if case .nodes(let list) = message {
+                    latestNodes = list.nodes
+                    continue
                 }
                 perform(core.receive(message, receivedAt: inbound.receivedAt, now: clock.now()))
                 if core.me != nil { failures = 0; downSince = nil }
@@ -230,7 +241,7 @@ public actor PartyMember {
 
     /// Seconds to wait before reconnect attempt `failures`: doubling from ``backoffStart``, capped.
     private func backoff(_ failures: Int) -> Double {
-        min(Self.backoffStart * pow(2, Double(failures)), core.nodes.count > 1 ? Self.clusterBackoffMax : Self.backoffMax)
+        min(Self.backoffStart * pow(2, Double(failures)), clusterNodes.count > 1 ? Self.clusterBackoffMax : Self.backoffMax)
     }
 
     /// Asks the party to play, pause, seek, change rate or item.

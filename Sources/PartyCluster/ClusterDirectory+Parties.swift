@@ -45,7 +45,8 @@ extension ClusterDirectory {
                 ON CONFLICT (party_id) DO UPDATE
                     SET owner_node = EXCLUDED.owner_node,
                         lease_generation = p.lease_generation + 1,
-                        lease_expires = EXCLUDED.lease_expires
+                        lease_expires = EXCLUDED.lease_expires,
+                        save_sequence = 0
                     WHERE (p.lease_expires <= now() OR p.owner_node = EXCLUDED.owner_node)
                       AND p.key_hash = \(keyHash.hash)
                 RETURNING p.lease_generation, p.snapshot::text,
@@ -105,12 +106,39 @@ extension ClusterDirectory {
                           validUntil: sent + configuration.leaseLength)
     }
 
+    /// Renews all of `leases` (this node's) in one statement, each fenced as by ``renew(_:)``: only a
+    /// row that still carries its lease's generation and this node is renewed. Returns the renewed
+    /// leases; one that is not among them is lost (another node claimed the party, or it ended).
+    public func renewAll(_ leases: [PartyLease]) async throws -> [PartyLease] {
+        guard !leases.isEmpty else { return [] }
+        let sent = ContinuousClock.now
+        let parties = leases.map(\.party), generations = leases.map(\.generation)
+        let renewed = try await perform("lease renewal of \(leases.count) parties") { client, node, seconds in
+            var renewed: [String: Int64] = [:]
+            for try await (party, generation) in try await client.query("""
+                UPDATE tandem_parties AS p SET lease_expires = now() + \(seconds) * interval '1 second'
+                FROM unnest(\(parties)::text[], \(generations)::bigint[]) AS l(party_id, lease_generation)
+                WHERE p.party_id = l.party_id AND p.owner_node = \(node) AND p.lease_generation = l.lease_generation
+                RETURNING p.party_id, p.lease_generation
+                """).decode((String, Int64).self) {
+                renewed[party] = generation
+            }
+            return renewed
+        }
+        return leases.filter { renewed[$0.party] == $0.generation }.map { lease in
+            PartyLease(party: lease.party, node: lease.node, generation: lease.generation, validUntil: sent + configuration.leaseLength)
+        }
+    }
+
     /// Saves the party's restorable state, fenced like ``renew(_:)``: it throws
     /// ``ClusterDirectoryError/leaseLost(party:)`` when the lease is gone, so a node that lost the
     /// party cannot overwrite its new owner's state. A save whose epoch is older than the saved one
-    /// (two saves crossed) changes nothing and says so.
+    /// (two saves crossed) changes nothing and says so; so does one of the same epoch with a lower
+    /// `sequence` than the saved one (the owner numbers its saves in the order it took them: a new
+    /// seat is saved without a new epoch, and an older seat list must not overwrite a newer one).
+    /// A claim starts the party's sequence again at 0.
     @discardableResult
-    public func save(_ snapshot: PartySnapshot, lease: PartyLease) async throws -> PartySaveOutcome {
+    public func save(_ snapshot: PartySnapshot, lease: PartyLease, sequence: Int = 0) async throws -> PartySaveOutcome {
         let json: String
         do {
             json = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
@@ -121,9 +149,10 @@ extension ClusterDirectory {
         let saved = try await perform("save of \"\(lease.party)\"") { client, node, _ in
             var matched = false
             for try await _ in try await client.query("""
-                UPDATE tandem_parties SET epoch = \(epoch), snapshot = \(json)::jsonb, saved_at = now()
+                UPDATE tandem_parties SET epoch = \(epoch), snapshot = \(json)::jsonb, saved_at = now(),
+                                          save_sequence = \(sequence)
                 WHERE party_id = \(lease.party) AND owner_node = \(node) AND lease_generation = \(lease.generation)
-                  AND epoch <= \(epoch)
+                  AND (epoch < \(epoch) OR (epoch = \(epoch) AND save_sequence <= \(sequence)))
                 RETURNING epoch
                 """).decode(Int.self) {
                 matched = true
@@ -138,7 +167,7 @@ extension ClusterDirectory {
                 newer = savedEpoch
             }
             guard let newer else { throw ClusterDirectoryError.leaseLost(party: lease.party) }
-            return .newerEpochSaved(newer)
+            return newer == epoch ? .newerSaveOfEpoch(newer) : .newerEpochSaved(newer)
         }
         return saved
     }

@@ -38,6 +38,11 @@ enum ClusterSchema {
             """,
             "CREATE INDEX tandem_parties_owner ON tandem_parties (owner_node)",
         ],
+        [
+            // The owner's save order within an epoch (a new seat is saved without a new epoch), so an
+            // older seat list cannot overwrite a newer one when two saves cross.
+            "ALTER TABLE tandem_parties ADD COLUMN save_sequence bigint NOT NULL DEFAULT 0",
+        ],
     ]
 
     /// The version this build creates and understands.

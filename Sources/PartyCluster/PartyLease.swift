@@ -53,4 +53,6 @@ public enum PartySaveOutcome: Sendable, Equatable {
     case saved
     /// A snapshot of a newer epoch is already saved (two saves crossed); this one was dropped.
     case newerEpochSaved(Int)
+    /// A later save of the same epoch (a newer seat list) is already there; this one was dropped.
+    case newerSaveOfEpoch(Int)
 }

@@ -76,11 +76,11 @@ public actor ClusterNode: PartyPlacement {
         }
     }
 
-    public func save(party: String, image: PartyServerCore.PartyImage, partyClock: Double) async {
+    public func save(party: String, image: PartyServerCore.PartyImage, partyClock: Double, sequence: Int) async {
         guard let lease = leases[party] else { return }
         let snapshot = PartySnapshot(config: image.config, timeline: image.timeline, partyClock: partyClock, seats: image.seats)
         do {
-            try await directory.save(snapshot, lease: lease)
+            try await directory.save(snapshot, lease: lease, sequence: sequence)
         } catch ClusterDirectoryError.leaseLost {
             lose(party, generation: lease.generation, why: "another node took it over")
         } catch {
@@ -112,21 +112,31 @@ public actor ClusterNode: PartyPlacement {
     private func renewLoop() async {
         while !Task.isCancelled {
             do { try await Task.sleep(for: directory.configuration.renewPeriod) } catch { return }
-            for lease in leases.values {
-                do {
-                    let renewed = try await directory.renew(lease)
-                    if leases[lease.party]?.generation == lease.generation { leases[lease.party] = renewed }
-                } catch ClusterDirectoryError.leaseLost {
+            await renewAll()
+            await refreshNodes()
+        }
+    }
+
+    /// Every lease in one statement (``ClusterDirectory/renewAll(_:)``): one not renewed is lost; on an
+    /// outage each holds until it runs out.
+    private func renewAll() async {
+        let current = Array(leases.values)
+        guard !current.isEmpty else { return }
+        do {
+            let renewed = Dictionary(try await directory.renewAll(current).map { ($0.party, $0) }, uniquingKeysWith: { a, _ in a })
+            for lease in current {
+                if let fresh = renewed[lease.party] {
+                    if leases[lease.party]?.generation == lease.generation { leases[lease.party] = fresh }
+                } else {
                     lose(lease.party, generation: lease.generation, why: "another node took it over")
-                } catch {
-                    // An outage: the lease holds until it runs out; past that another node may own it.
-                    logger.warning("lease renewal failed", metadata: ["party": "\(lease.party)", "error": "\(error)"])
-                    if ContinuousClock.now >= lease.validUntil {
-                        lose(lease.party, generation: lease.generation, why: "its lease ran out before it could be renewed")
-                    }
                 }
             }
-            await refreshNodes()
+        } catch {
+            // An outage: a lease holds until it runs out; past that another node may own it.
+            logger.warning("lease renewal failed", metadata: ["parties": "\(current.count)", "error": "\(error)"])
+            for lease in current where ContinuousClock.now >= lease.validUntil {
+                lose(lease.party, generation: lease.generation, why: "its lease ran out before it could be renewed")
+            }
         }
     }
 

@@ -159,7 +159,7 @@ struct ClusterServeTests {
                 Issue.record("could not create"); return
             }
             await a.node.save(party: party, image: PartyServerCore.PartyImage(config: config, timeline: Timeline(epoch: 4), seats: []),
-                              partyClock: 0)
+                              partyClock: 0, sequence: 1)
             await a.node.releaseAll()
             async let first = a.node.place(party: party, key: Self.key, creating: false)
             async let second = b.node.place(party: party, key: Self.key, creating: false)

@@ -108,6 +108,54 @@ struct PartyLeaseTests {
         }
     }
 
+    /// One statement renews all of a node's leases, fenced per party: the one another node took
+    /// over is not renewed (the node learns it lost it), the one nobody took is.
+    @Test func renewingAllLeasesAtOnceFindsTheLostOne() async throws {
+        try await TestDatabase.withTwoNodes(lease: .seconds(1)) { a, b in
+            let kept = TestDatabase.unique("kept"), taken = TestDatabase.unique("taken")
+            guard case .claimed(let keptLease, _) = try await a.claim(party: kept, key: Self.key),
+                  case .claimed(let takenLease, _) = try await a.claim(party: taken, key: Self.key) else {
+                Issue.record("a could not claim"); return
+            }
+            #expect(try await a.renewAll([keptLease, takenLease]).map(\.party).sorted() == [kept, taken].sorted())
+            try await eventually("a's leases run out") { await TestDatabase.isFree(taken, in: b) }
+            guard case .claimed = try await b.claim(party: taken, key: Self.key) else {
+                Issue.record("b could not take over"); return
+            }
+            let renewed = try await a.renewAll([keptLease, takenLease])
+            #expect(renewed.map(\.party) == [kept])
+            #expect(renewed.first?.generation == keptLease.generation)
+            #expect(try await a.lookup(party: kept)?.node == a.configuration.nodeID)
+            #expect(try await a.lookup(party: taken)?.node == b.configuration.nodeID)
+            #expect(try await a.renewAll([]).isEmpty)
+        }
+    }
+
+    /// Two saves of the same epoch cross (a second seat saved while the first seat's save is still on its
+    /// way): the one taken later wins, whichever arrives last; a claim starts the numbering again.
+    @Test func crossingSavesOfOneEpochKeepTheNewerSeats() async throws {
+        try await TestDatabase.withTwoNodes { a, _ in
+            let party = TestDatabase.unique("seats")
+            guard case .claimed(let lease, _) = try await a.claim(party: party, key: Self.key) else {
+                Issue.record("a could not claim"); return
+            }
+            let one = Self.snapshot(epoch: 2, seats: ["s1"]), two = Self.snapshot(epoch: 2, seats: ["s1", "s2"])
+            // Taken as 1 then 2, arriving as 2 then 1.
+            #expect(try await a.save(two, lease: lease, sequence: 2) == .saved)
+            #expect(try await a.save(one, lease: lease, sequence: 1) == .newerSaveOfEpoch(2))
+            #expect(try await a.restore(party: party)?.seats.map(\.info.id) == ["s1", "s2"])
+            // A newer epoch still wins over any number.
+            #expect(try await a.save(Self.snapshot(epoch: 3, seats: ["s1"]), lease: lease, sequence: 3) == .saved)
+            #expect(try await a.restore(party: party)?.epoch == 3)
+        }
+    }
+
+    static func snapshot(epoch: Int, seats: [String]) -> PartySnapshot {
+        PartySnapshot(config: config, timeline: Timeline(epoch: epoch, position: 0, partyTime: 100), partyClock: 100,
+                      seats: seats.map { PartyServerCore.SavedSeat(info: ParticipantInfo(id: $0, name: $0, role: .participant, joinedAt: 0),
+                                                                   tokenHash: "hash-\($0)") })
+    }
+
     /// An owner whose lease ran out while nobody claimed the party (a database outage longer than the
     /// lease) renews it and goes on.
     @Test func anOwnerRenewsItsExpiredLeaseWhileNobodyTookIt() async throws {

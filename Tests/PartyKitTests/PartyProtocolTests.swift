@@ -69,8 +69,10 @@ import Testing
         #expect(try PartyProtocol.decode(#"{"type":"bye"}"#) == .bye)
         #expect(try PartyProtocol.decode(#" { "type" : "listParticipants" } "#) == .listParticipants)
         #expect(try PartyProtocol.decode(#"{"t0": 2, "id": 5, "type": "timePing"}"#) == .timePing(TimePing(id: 5, t0: 2)))
-        #expect(try PartyProtocol.decode(#"{"type":"hello","version":4,"party":"p","key":"k","name":"n"}"#)
+        #expect(try PartyProtocol.decode(#"{"type":"hello","version":5,"party":"p","key":"k","name":"n"}"#)
             == .hello(Hello(party: "p", key: "k", name: "n")))
+        #expect(try PartyProtocol.decode(#"{"type":"nodes","nodes":[{"host":"h","port":7}]}"#)
+            == .nodes(NodeList(nodes: [NodeAddress(host: "h", port: 7)])))
     }
 
     /// A version-1 host's hello (items were file names) still decodes, as far as the version, so
@@ -120,7 +122,7 @@ import Testing
     @Test func missingRequiredFieldIsReported() {
         #expect(decodeError(#"{"type":"timePing","id":1}"#) == .badFields(type: "timePing", detail: "missing \"t0\""))
         #expect(decodeError(#"{"type":"chat"}"#) == .badFields(type: "chat", detail: "missing \"text\""))
-        #expect(decodeError(#"{"type":"hello","version":4,"party":"p","name":"n"}"#)
+        #expect(decodeError(#"{"type":"hello","version":5,"party":"p","name":"n"}"#)
             == .badFields(type: "hello", detail: "missing \"key\""))
         // Nested: a left whose participant lacks joinedAt.
         guard case .badFields(let type, let detail) = decodeError(

@@ -38,3 +38,9 @@ public struct NodeAddress: Sendable, Codable, Equatable, Hashable, CustomStringC
         self.init(host: String(host), port: port, fingerprint: fingerprint)
     }
 }
+
+/// `nodes`: a cluster's live nodes, sent to a node's members when they change.
+public struct NodeList: Sendable, Codable, Equatable {
+    public var nodes: [NodeAddress]
+    public init(nodes: [NodeAddress]) { self.nodes = nodes }
+}

@@ -23,6 +23,8 @@ public enum PartyMessage: Sendable, Equatable {
     case hostChanged(ParticipantInfo)
     /// A participant's presence changed (watching, stalled, can't play…).
     case presence(ParticipantInfo)
+    /// In a cluster: the live nodes changed (what a welcome's `nodes` said, now).
+    case nodes(NodeList)
 
     /// The wire name of the message's type.
     public var type: String {
@@ -46,6 +48,7 @@ public enum PartyMessage: Sendable, Equatable {
         case .partyEnded: "partyEnded"
         case .hostChanged: "hostChanged"
         case .presence: "presence"
+        case .nodes: "nodes"
         }
     }
 }

@@ -7,7 +7,9 @@ public enum PartyProtocol {
     /// 3: the host's relay connection sends media chunks as binary frames (``RelayChunk``), not base64 text.
     /// 4: a cluster of servers: `error{code: redirect, redirect: NodeAddress}` sends a member to the
     ///    node that serves its party, and a welcome lists the live nodes (`nodes`) to reconnect to.
-    public static let version = 4
+    /// 5: a cluster node tells its members when the live nodes change (`nodes`, ``NodeList``), so a
+    ///    node added after they joined is one they can reconnect to.
+    public static let version = 5
     /// Largest message accepted (bytes of JSON). A welcome with 50 chat lines and a long participant
     /// list stays far below it; anything larger is an attack or a bug.
     public static let maxMessageBytes = 64 * 1024
@@ -123,6 +125,7 @@ struct Envelope: Codable {
         case "partyEnded": message = .partyEnded(try PartyEnded(from: decoder))
         case "hostChanged": message = .hostChanged(try ParticipantInfo(from: decoder))
         case "presence": message = .presence(try ParticipantInfo(from: decoder))
+        case "nodes": message = .nodes(try NodeList(from: decoder))
         default: throw PartyProtocol.DecodeError.unknownType(type)
         }
         return message
@@ -148,6 +151,7 @@ struct Envelope: Codable {
         case .refused(let m): try m.encode(to: encoder)
         case .error(let m): try m.encode(to: encoder)
         case .partyEnded(let m): try m.encode(to: encoder)
+        case .nodes(let m): try m.encode(to: encoder)
         }
     }
 }

@@ -30,7 +30,8 @@ struct ClusterGate: Sendable {
     /// the queue while the directory is slow.
     static let maxHeldPerConnection = 32
 
-    let placement: any PartyPlacement
+    /// The directory; ``JoiningPlacement`` until the node has joined its cluster.
+    var placement: any PartyPlacement
     /// Connections whose hello went to the core: their messages take the plain path.
     var admitted: Set<Int> = []
     /// Hellos (and whatever followed them) waiting for a placement, in arrival order.
@@ -41,6 +42,15 @@ struct ClusterGate: Sendable {
     var owned: [String: Saved] = [:]
     /// Set by a drain: no party is claimed here any more; hellos go to another node.
     var draining = false
+    /// The live nodes last told to the members (``PartyProtocol`` 5's `nodes`); a change is sent on.
+    var announcedNodes: [NodeAddress] = []
+    /// The last save's number: saves run in tasks of their own and may reach the directory out of
+    /// order; the directory keeps the highest (``PartyPlacement/save(party:image:partyClock:sequence:)``).
+    var saveSequence = 0
+    /// Wrong keys per address among hellos for parties this node does not hold (the directory says
+    /// the key is wrong): the core counts those for parties it holds, this the rest, so a guesser
+    /// gets no more tries by dialling a node that does not hold the party.
+    var wrongKeys = WrongKeyLimiter()
 
     init(placement: any PartyPlacement) { self.placement = placement }
 

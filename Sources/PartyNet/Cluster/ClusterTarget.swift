@@ -1,10 +1,16 @@
 import PartyKit
 
 /// The node of a cluster a member dials, and how it trusts it.
-struct ClusterTarget: Sendable, Equatable {
-    var host: String
-    var port: Int
-    var trust: ServerTrust
+public struct ClusterTarget: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+    public var trust: ServerTrust
+
+    public init(host: String, port: Int, trust: ServerTrust) {
+        self.host = host
+        self.port = port
+        self.trust = trust
+    }
 
     /// The node's HTTP origin (media of a plain `--insecure` party).
     var httpOrigin: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)" }

@@ -18,8 +18,9 @@ public protocol PartyPlacement: Sendable {
     /// creates the party (a host), so a party nobody knows is claimed for it.
     func place(party: String, key: String, creating: Bool) async throws -> PartyPlacementResult
     /// Saves the party's state under this node's lease (dropped quietly if the lease is gone: the
-    /// party then arrives on ``lostParties``).
-    func save(party: String, image: PartyServerCore.PartyImage, partyClock: Double) async
+    /// party then arrives on ``lostParties``). `sequence` grows with every save this node starts, so
+    /// of two saves that cross, the later-taken one wins.
+    func save(party: String, image: PartyServerCore.PartyImage, partyClock: Double, sequence: Int) async
     /// The party ended here: forget it in the directory.
     func end(party: String) async
     /// Gives up every lease, keeping the snapshots, so other nodes take the parties at once (a drain).

@@ -10,10 +10,29 @@ extension PartyServerRunner {
     static let movedMessage = "the party moved to another server"
     /// What members hear while the directory cannot be reached (they try again).
     static let directoryDownMessage = "the party directory is unavailable; try again"
+    /// How long after a party comes to this node its members' media requests wait for the host's relay
+    /// connection: the host's hello and relay follow within a reconnect or two (a second each).
+    static let relayReturnWindow = Duration.seconds(20)
 
-    /// Serves parties as one node of a cluster from now on (before members connect).
+    /// What members hear while this node has not joined its cluster yet (they try again).
+    static let joiningMessage = "this server is still joining its cluster; try again"
+
+    /// This server will be a node of a cluster: until ``joinCluster(_:)``, a hello is not taken (a host
+    /// would make its party here, unknown to the directory) but answered with a retryable error
+    /// (`serverShutdown`, ``joiningMessage``). Called before ``start()`` when the node's address
+    /// (its port) is needed to join.
+    public func awaitCluster() {
+        if cluster == nil { cluster = ClusterGate(placement: JoiningPlacement()) }
+    }
+
+    /// Serves parties as one node of a cluster from now on.
     public func joinCluster(_ placement: any PartyPlacement) {
-        cluster = ClusterGate(placement: placement)
+        if var gate = cluster {
+            gate.placement = placement
+            cluster = gate
+        } else {
+            cluster = ClusterGate(placement: placement)
+        }
         Task { [weak self] in
             for await party in placement.lostParties { await self?.lostLease(party) }
         }
@@ -29,6 +48,11 @@ extension PartyServerRunner {
         guard case .hello(let hello)? = try? PartyProtocol.decode(text), hello.version == PartyProtocol.version,
               core.timeline(of: hello.party) == nil else {
             admit(held)
+            return true
+        }
+        // An address over the limit is refused before its key goes to the directory.
+        if let source = peerSource(id), case .refused(let wait) = gate.wrongKeys.check(source, now: clock.now()) {
+            refuse([held], ErrorMessage(code: .wrongKey, message: WrongKeyLimiter.refusal(retryAfter: wait)))
             return true
         }
         let request = ClusterGate.Request(party: hello.party, key: hello.key)
@@ -72,17 +96,31 @@ extension PartyServerRunner {
             // Saved on the next tick: the restored epoch, or the new party's first.
             if cluster?.owned[request.party] == nil { cluster?.owned[request.party] = ClusterGate.Saved(epoch: -1, seats: -1) }
             for h in held { admit(h) }
+            // Its host's relay connection follows the host here: members' media requests wait for it.
+            if let token = core.mediaToken(of: request.party) {
+                media.serveRelayed(party: request.party, token: token)
+                media.relay.expectUpstream(party: request.party, within: Self.relayReturnWindow)
+            }
         case .success(.elsewhere(let node)):
             logger.info("redirected hellos", metadata: ["party": "\(request.party)", "to": "\(node)", "count": "\(held.count)"])
             refuse(held, ErrorMessage(code: .redirect, message: "party \"\(request.party)\" is served by \(node)", redirect: node))
         case .success(.wrongKey):
+            let now = clock.now()
+            for source in Set(held.compactMap { peerSource($0.connection) }) { cluster?.wrongKeys.recordMiss(source, now: now) }
             refuse(held, ErrorMessage(code: .wrongKey, message: "wrong key for party \"\(request.party)\""))
         case .success(.unknown):
             for h in held { admit(h) }  // the core says it does not know the party
+        case .failure(is JoiningPlacement.NotJoined):
+            refuse(held, ErrorMessage(code: .serverShutdown, message: Self.joiningMessage))
         case .failure(let error):
             logger.warning("cluster placement failed", metadata: ["party": "\(request.party)", "error": "\(error)"])
             refuse(held, ErrorMessage(code: .serverShutdown, message: Self.directoryDownMessage))
         }
+    }
+
+    /// The address wrong keys of connection `id` are counted by (nil for an in-process member).
+    private func peerSource(_ id: Int) -> String? {
+        connections[id].map { WrongKeyLimiter.source(ofPeer: $0.remoteDescription) }
     }
 
     /// Passes a held message to the core; a welcome it answers lists the cluster's live nodes.
@@ -119,6 +157,7 @@ extension PartyServerRunner {
 
     /// On each tick: an owned party with a new epoch or seat is saved; one that ended is forgotten.
     func clusterTick() {
+        announceNodes()
         guard var gate = cluster, !gate.owned.isEmpty else { return }
         let placement = gate.placement
         for (party, saved) in gate.owned {
@@ -130,10 +169,22 @@ extension PartyServerRunner {
             let now = ClusterGate.Saved(epoch: timeline.epoch, seats: seats)
             guard now != saved, let image = core.image(of: party) else { continue }
             gate.owned[party] = now
-            let partyClock = clock.now()
-            Task { await placement.save(party: party, image: image, partyClock: partyClock) }
+            gate.saveSequence += 1
+            let partyClock = clock.now(), sequence = gate.saveSequence
+            Task { await placement.save(party: party, image: image, partyClock: partyClock, sequence: sequence) }
         }
         cluster = gate
+    }
+
+    /// When the live nodes changed (a node joined or died), every member here hears the new list, so
+    /// it can reconnect to a node added after its welcome.
+    private func announceNodes() {
+        guard let gate = cluster else { return }
+        let nodes = gate.placement.nodes
+        guard !nodes.isEmpty, nodes != gate.announcedNodes else { return }
+        cluster?.announcedNodes = nodes
+        let message = PartyMessage.nodes(NodeList(nodes: nodes))
+        perform(gate.admitted.sorted().map { PartyServerCore.Output.send(connection: $0, message) })
     }
 
     /// This node lost `party`'s lease: it stops serving it, and its members find the new owner.
@@ -152,7 +203,9 @@ extension PartyServerRunner {
         let placement = gate.placement
         let parties = Array(gate.owned.keys)
         for party in parties {
-            if let image = core.image(of: party) { await placement.save(party: party, image: image, partyClock: clock.now()) }
+            guard let image = core.image(of: party) else { continue }
+            cluster?.saveSequence += 1
+            await placement.save(party: party, image: image, partyClock: clock.now(), sequence: cluster?.saveSequence ?? 0)
         }
         await placement.releaseAll()
         cluster?.owned.removeAll()
@@ -160,6 +213,21 @@ extension PartyServerRunner {
             perform(core.evict(party: party, reason: "the server is restarting"))
         }
     }
+}
+
+/// The placement of a node that has not joined its cluster yet: it places nothing.
+struct JoiningPlacement: PartyPlacement {
+    struct NotJoined: Error, CustomStringConvertible {
+        var description: String { "not joined to the cluster yet" }
+    }
+
+    var nodes: [NodeAddress] { [] }
+    var address: NodeAddress { NodeAddress(host: "", port: 0) }
+    var lostParties: AsyncStream<String> { AsyncStream { $0.finish() } }
+    func place(party: String, key: String, creating: Bool) async throws -> PartyPlacementResult { throw NotJoined() }
+    func save(party: String, image: PartyServerCore.PartyImage, partyClock: Double, sequence: Int) async {}
+    func end(party: String) async {}
+    func releaseAll() async {}
 }
 
 /// A draining node with no other live node to send a member to.

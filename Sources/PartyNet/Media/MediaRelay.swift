@@ -39,6 +39,11 @@ public final class MediaRelay: Sendable {
         var inFlight: [Int: ChunkKey] = [:]
         var nextID = 1
         var uploaded: Int64 = 0
+        /// Parties whose host's relay connection is expected (a party this node just took over), until when.
+        var expected: [String: ContinuousClock.Instant] = [:]
+        /// Requests waiting for a party's relay connection to attach, by party.
+        var attachWaiters: [String: [Int: CheckedContinuation<Void, Never>]] = [:]
+        var nextWaiter = 0
     }
 
     private let state = Mutex(State())
@@ -71,12 +76,63 @@ public final class MediaRelay: Sendable {
         let sizes = Dictionary(items.map { ($0.index, $0.bytes) }, uniquingKeysWith: { a, _ in a })
         let identities = Dictionary(items.compactMap { item in item.sha256.map { (item.index, "\(item.bytes):\($0)") } },
                                     uniquingKeysWith: { a, _ in a })
-        let old = state.withLock { state -> WebSocketConnection? in
+        let (old, waiters) = state.withLock { state -> (WebSocketConnection?, [CheckedContinuation<Void, Never>]) in
             let old = state.upstreams[party]?.connection
             state.upstreams[party] = Upstream(connection: connection, sizes: sizes, identities: identities)
-            return old
+            state.expected[party] = nil
+            return (old, Array((state.attachWaiters.removeValue(forKey: party) ?? [:]).values))
         }
         if let old, old !== connection { old.close(reason: "replaced by a newer relay connection") }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// `party`'s host is expected to (re)connect its relay within `window` (this node just took the
+    /// party over, or it was just created here): requests for its items wait for it until then
+    /// (``size(party:item:waiting:)``) instead of being told there is no such item.
+    func expectUpstream(party: String, within window: Duration) {
+        state.withLock { $0.expected[party] = .now + window }
+    }
+
+    /// The size of a relayed item; when `party`'s relay connection is expected but not there yet,
+    /// waits for it (up to `wait`, and not past when it is expected by).
+    func size(party: String, item: Int, waiting wait: Duration) async -> Int64? {
+        let deadline = state.withLock { state -> ContinuousClock.Instant? in
+            guard state.upstreams[party] == nil, let until = state.expected[party], until > .now else { return nil }
+            return min(until, .now + wait)
+        }
+        guard let deadline else { return size(party: party, item: item) }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.attached(party) }
+            group.addTask { try? await Task.sleep(until: deadline) }
+            await group.next()
+            group.cancelAll()
+        }
+        return size(party: party, item: item)
+    }
+
+    /// Returns once `party`'s relay connection attaches (at once if it is there), or when cancelled.
+    private func attached(_ party: String) async {
+        let id = state.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    guard state.upstreams[party] == nil, !Task.isCancelled else { return true }
+                    state.attachWaiters[party, default: [:]][id] = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.attachWaiters[party]?.removeValue(forKey: id) }?.resume()
+        }
+    }
+
+    /// Whether `party`'s relay connection is expected and not there yet (a request may wait for it).
+    func awaitsUpstream(party: String) -> Bool {
+        state.withLock { state in state.upstreams[party] == nil && (state.expected[party].map { $0 > .now } ?? false) }
     }
 
     /// The host's relay connection closed: requests waiting for its chunks fail.

@@ -17,6 +17,9 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
 
     /// A keep-alive connection with no request for this long is closed (players reconnect at once).
     static let idleTimeout = TimeAmount.seconds(30)
+    /// Longest a request for a party that just came to this node waits for its host's relay connection:
+    /// under the players' read timeout (`InputFile.networkTimeoutMicroseconds`, 10 s).
+    static let upstreamWait = Duration.seconds(8)
 
     private let library: PartyMediaLibrary
     private let fileIO: NonBlockingFileIO
@@ -91,7 +94,14 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
             if let size = library.relay.size(party: party, item: item) {
                 return relay(party: party, item: item, size: size, head: head, keepAlive: keepAlive, context: context)
             }
-            return refuse(.notFound, "no item \(item) in this party", head: head, context: context)
+            guard library.relay.awaitsUpstream(party: party) else {
+                return refuse(.notFound, "no item \(item) in this party", head: head, context: context)
+            }
+            // The party just came to this node and its host's relay is on its way: a slow answer, not a 404.
+            let bound = NIOLoopBound(Pump(handler: self, context: context), eventLoop: context.eventLoop)
+            let wait = RelayWait(relay: library.relay, loop: context.eventLoop, party: party, item: item, head: head, keepAlive: keepAlive)
+            Task { await wait.run(bound) }
+            return
         }
         let loop = context.eventLoop
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
@@ -184,6 +194,29 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
     struct Pump {
         let handler: MediaRequestHandler
         let context: ChannelHandlerContext
+    }
+
+    /// Waits for the relay connection of a party that just came to this node, then answers.
+    struct RelayWait: Sendable {
+        let relay: MediaRelay
+        let loop: any EventLoop
+        let party: String
+        let item: Int
+        let head: HTTPRequestHead
+        let keepAlive: Bool
+
+        func run(_ bound: NIOLoopBound<Pump>) async {
+            let size = await relay.size(party: party, item: item, waiting: MediaRequestHandler.upstreamWait)
+            let (party, item, head, keepAlive) = (party, item, head, keepAlive)
+            loop.execute {
+                let pump = bound.value
+                guard pump.handler.active else { return }
+                guard let size else {
+                    return pump.handler.refuse(.notFound, "no item \(item) in this party", head: head, context: pump.context)
+                }
+                pump.handler.relay(party: party, item: item, size: size, head: head, keepAlive: keepAlive, context: pump.context)
+            }
+        }
     }
 
     /// Sends `first...last` of a relayed item to one reader.

@@ -32,7 +32,7 @@ public enum MediaResolver {
             return ResolvedMedia(url: url, inputOptions: [:], origin: .url, note: nil)
         }
         let stream = ResolvedMedia(url: base + MediaPath.path(party: party, item: index),
-                                   inputOptions: ["headers": MediaToken.header(key: key, party: party)],
+                                   inputOptions: streamOptions(header: MediaToken.header(key: key, party: party)),
                                    origin: .streaming, note: nil)
         guard let path = localCandidate(item.title, folders: folders) else {
             var streaming = stream
@@ -52,6 +52,17 @@ public enum MediaResolver {
             streaming.note = "\(item.title) here cannot be read (\(error)): streaming it instead"
             return streaming
         }
+    }
+
+    /// Longest pause, in seconds, between libavformat's reconnects of a party stream cut short (it
+    /// waits 0, 1, 3, 7, 15 s, then gives up): covers a node dying and its lease running out elsewhere.
+    static let reconnectDelayMax = 16
+
+    /// libavformat's http options for a party stream: the media credential, and reconnecting at the
+    /// offset reached when a body is cut short (the party's node died or the party moved: the guest's
+    /// tunnel then leads to the new node).
+    static func streamOptions(header: String) -> [String: String] {
+        ["headers": header, "reconnect": "1", "reconnect_delay_max": "\(reconnectDelayMax)"]
     }
 
     /// A regular file called `title` in one of `folders` (a bare file name only: a title with a

@@ -8,6 +8,9 @@ import WebSocketTransport
 /// A host's relay connection to its party server (`tandem host --server`): it offers the host's
 /// files and answers the server's fetches with their bytes, so members without a copy can stream
 /// them from the server. The host dials out; it reconnects with backoff if the connection drops.
+/// Given the host member's ``MemberNode``, it follows the party: it connects to the node seating the
+/// host (after a redirect or a takeover too), waits while the host is between nodes, and leaves a node
+/// the host left.
 public struct MediaUpstream: Sendable {
     /// Reconnect backoff: 0.2 s doubling to 5 s.
     static let backoffStart = 0.2
@@ -20,12 +23,15 @@ public struct MediaUpstream: Sendable {
     public let seat: @Sendable () async -> String?
     /// How the server is trusted: the same as the host's party connection.
     public let trust: ServerTrust
+    /// The node seating the host member (``PartyMember/node``); nil: always the link's server.
+    public let node: MemberNode?
     public let logger: Logger
 
     /// `trust` defaults to what the link says (see ``ServerTrust/init(link:extraRoots:)``).
     public init(link: PartyLink, files: [Int: String], seat: @escaping @Sendable () async -> String?, trust: ServerTrust? = nil,
-                logger: Logger) {
+                node: MemberNode? = nil, logger: Logger) {
         self.link = link
+        self.node = node
         self.trust = trust ?? ServerTrust(link: link)
         self.files = files
         self.seat = seat
@@ -36,8 +42,9 @@ public struct MediaUpstream: Sendable {
     public func run() async {
         var failures = 0
         while !Task.isCancelled {
+            guard let server = await server() else { return }
             do {
-                try await serveOnce()
+                try await serveOnce(at: server)
                 failures = 0
             } catch {
                 failures += 1
@@ -51,11 +58,25 @@ public struct MediaUpstream: Sendable {
 
     private struct NoSeat: Error {}
 
-    private func serveOnce() async throws {
+    /// Where to connect now: the node seating the host (waited for), or the link's server. Nil when cancelled.
+    private func server() async -> ClusterTarget? {
+        guard let node else { return ClusterTarget(host: link.host, port: link.port, trust: trust) }
+        return await node.seated()
+    }
+
+    private func serveOnce(at server: ClusterTarget) async throws {
         guard let seat = await seat() else { throw NoSeat() }
-        let connection = try await trust.connect(host: link.host, port: link.port, path: RelayProtocol.path(party: link.party),
-                                                 limits: WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes),
-                                                 logger: logger)
+        let connection = try await server.trust.connect(host: server.host, port: server.port, path: RelayProtocol.path(party: link.party),
+                                                        limits: WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes),
+                                                        logger: logger)
+        // The host left this node (the party moved, or is moving): so does its relay connection.
+        let left = node.map { node in
+            Task {
+                _ = await node.change(from: server)
+                if !Task.isCancelled { connection.close(reason: "the party moved") }
+            }
+        }
+        defer { left?.cancel() }
         let readers = try files.mapValues { try FileReader(path: $0) }
         var items: [RelayOffer.Item] = []
         for (index, reader) in readers.sorted(by: { $0.key < $1.key }) {

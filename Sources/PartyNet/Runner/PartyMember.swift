@@ -74,19 +74,29 @@ public actor PartyMember {
     private let notices: @Sendable (PartyNotice) -> Void
     /// Where streamed media is opened: the party's own origin when insecure, else the loopback tunnel's.
     private let mediaOrigin: OriginBox
-    /// The guest's door to the server's media through the pinned TLS (started by ``run()``, stopped by
-    /// ``shutDown()``).
+    /// The guest's door to the party node's media (through the pinned TLS unless insecure), which follows
+    /// ``node`` (started by ``run()``, stopped by ``shutDown()``).
     private var tunnel: PinnedTunnel?
+    /// The node seating this member now: what its media tunnel, and a host's relay connection
+    /// (``MediaUpstream``), follow.
+    public nonisolated let node: MemberNode
     /// The node dialled now: the link's, or where a redirect or a dead node sent this member.
     private var target: ClusterTarget
     /// Set by a redirect until its connection has closed.
     private var pendingRedirect: NodeAddress?
     private var redirectsInARow = 0
+    /// The live nodes a `nodes` message listed since the last welcome (fresher than the welcome's).
+    private var latestNodes: [NodeAddress]?
+
+    /// The cluster's live nodes as this member last heard (its welcome, or a later `nodes`): where it
+    /// reconnects if its node dies. Empty outside a cluster.
+    public var clusterNodes: [NodeAddress] { latestNodes ?? core.nodes }
 
     public init(options: Options, notices: @escaping @Sendable (PartyNotice) -> Void) {
         self.options = options
         self.notices = notices
         target = ClusterTarget(host: options.link.host, port: options.link.port, trust: options.trust)
+        node = MemberNode(nil)
         core = ParticipantCore(hello: Hello(party: options.link.party, key: options.link.key, name: options.name,
                                             create: options.create))
         let box = WeakMember()
@@ -145,16 +155,17 @@ public actor PartyMember {
 
     /// Runs until the party ends, this member leaves, or the server cannot be reached.
     public func run() async -> Outcome {
-        if tunnel == nil, options.trust != .insecure {
+        if tunnel == nil {
+            // One loopback origin for the whole run: the players' URLs stay valid wherever the party moves.
+            let made = PinnedTunnel(node: target, logger: options.logger)
             do {
-                if let made = try PinnedTunnel.make(host: options.link.host, port: options.link.port, trust: options.trust,
-                                                    logger: options.logger) {
-                    tunnel = made
-                    let origin = try await made.start()
-                    mediaOrigin.value.withLock { $0 = origin }
-                }
+                let origin = try await made.start()
+                tunnel = made
+                mediaOrigin.value.withLock { $0 = origin }
+                made.follow(node)
             } catch {
-                return finish(.failed("cannot open the media tunnel: \(error)"))
+                await made.stop()
+                return finish(.failed("cannot join \(target.host):\(target.port): \(error)"))
             }
         }
         var failures = 0
@@ -176,7 +187,7 @@ public actor PartyMember {
                 }
                 // A dead node: the next live node the welcome listed (it takes the party over, or
                 // redirects to the node that did).
-                if let next = target.next(among: core.nodes) { await retarget(next) }
+                if let next = target.next(among: clusterNodes) { target = next }
                 try? await Task.sleep(nanoseconds: UInt64(backoff(failures) * 1e9))
                 continue
             }
@@ -190,12 +201,21 @@ public actor PartyMember {
                     options.logger.warning("ignoring a bad message from the server")
                     continue
                 }
-                if case .welcome = message { redirectsInARow = 0 }
+                if case .welcome = message {
+                    redirectsInARow = 0
+                    latestNodes = nil
+                    node.set(target)
+                }
+                if case .nodes(let list) = message {
+                    latestNodes = list.nodes
+                    continue
+                }
                 perform(core.receive(message, receivedAt: inbound.receivedAt, now: clock.now()))
                 if core.me != nil { failures = 0; downSince = nil }
             }
             ticker.cancel()
             connection = nil
+            node.set(nil)
             if leaving { return finish(.left) }
             if let outcome { return outcome }
             if let node = pendingRedirect {
@@ -205,7 +225,7 @@ public actor PartyMember {
                     return finish(.failed("redirected \(redirectsInARow) times in a row without joining (last to \(node)): the cluster's nodes disagree on who serves the party"))
                 }
                 options.logger.info("redirected", metadata: ["to": "\(node)"])
-                await retarget(target.following(node))
+                target = target.following(node)
                 continue
             }
             if core.me == nil {
@@ -221,24 +241,7 @@ public actor PartyMember {
 
     /// Seconds to wait before reconnect attempt `failures`: doubling from ``backoffStart``, capped.
     private func backoff(_ failures: Int) -> Double {
-        min(Self.backoffStart * pow(2, Double(failures)), core.nodes.count > 1 ? Self.clusterBackoffMax : Self.backoffMax)
-    }
-
-    /// Dials `next` from now on; the guest's media goes there too (a new tunnel, or the plain origin).
-    private func retarget(_ next: ClusterTarget) async {
-        guard next != target else { return }
-        target = next
-        if options.trust == .insecure {
-            mediaOrigin.value.withLock { $0 = next.httpOrigin }
-            return
-        }
-        await tunnel?.stop()
-        tunnel = nil
-        if let made = try? PinnedTunnel.make(host: next.host, port: next.port, trust: next.trust, logger: options.logger),
-           let origin = try? await made.start() {
-            tunnel = made
-            mediaOrigin.value.withLock { $0 = origin }
-        }
+        min(Self.backoffStart * pow(2, Double(failures)), clusterNodes.count > 1 ? Self.clusterBackoffMax : Self.backoffMax)
     }
 
     /// Asks the party to play, pause, seek, change rate or item.

@@ -156,7 +156,8 @@ struct HostCommand: AsyncParsableCommand {
         // connection (opened once the party exists; the server never dials the host).
         let localFiles = Self.localFiles(files)
         let relay = server == nil || localFiles.isEmpty ? nil
-            : MediaUpstream(link: ownLink, files: localFiles, seat: { await member.seatToken }, trust: trust, logger: logger)
+            : MediaUpstream(link: ownLink, files: localFiles, seat: { await member.seatToken }, trust: trust,
+                            node: member.node, logger: logger)
         let relayTask = Mutex<Task<Void, Never>?>(nil)
         let status = await MemberSession.run(member, output: output, script: try script.map(PartyScript.init(parsing:)),
                                              duration: duration, ipc: ipc, window: window, afterJoin: {

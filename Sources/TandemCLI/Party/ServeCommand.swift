@@ -150,6 +150,8 @@ struct ServeCommand: AsyncParsableCommand {
             printError("\(error)")
             throw ExitCode.failure
         }
+        // A cluster node takes no hello before it has joined (members are told to try again).
+        if settings.clusterURL != nil { await server.awaitCluster() }
         let port: Int
         do {
             port = try await server.start()

@@ -84,10 +84,11 @@ enum TestMembers {
         var all: [String] { lines.withLock { $0 } }
     }
 
-    static func member(_ link: PartyLink, name: String, create: PartyConfig? = nil, notices: Notices = Notices()) -> PartyMember {
+    static func member(_ link: PartyLink, name: String, create: PartyConfig? = nil, notices: Notices = Notices(),
+                       folders: [String] = [media]) -> PartyMember {
         var logger = Logger(label: "test.\(name)")
         logger.logLevel = ProcessInfo.processInfo.environment["TANDEM_TEST_CLUSTER_LOG"] == nil ? .warning : .info
-        return PartyMember(options: .init(link: link, name: name, create: create, mediaFolders: [media],
+        return PartyMember(options: .init(link: link, name: name, create: create, mediaFolders: folders,
                                           playerOptions: { _ in PlayerOptions(videoSink: NullVideoSink(), audioSink: nil) },
                                           logger: logger), notices: { notices.add($0) })
     }

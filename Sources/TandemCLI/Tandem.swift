@@ -11,7 +11,7 @@ struct Tandem: AsyncParsableCommand {
     )
 
     /// This release of Tandem (the party protocol has its own version, which peers compare).
-    static let version = "0.6.0"
+    static let version = "0.7.0"
 }
 
 func printError(_ message: String) {

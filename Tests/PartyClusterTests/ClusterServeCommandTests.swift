@@ -38,7 +38,7 @@ import Glibc
                                  "--state-dir", stateDir.path] + arguments
             process.standardOutput = output
             if let log {
-                FileManager.default.createFile(atPath: log.path, contents: nil)
+                _ = FileManager.default.createFile(atPath: log.path, contents: nil)
                 process.standardError = try FileHandle(forWritingTo: log)
             } else {
                 process.standardError = errors

@@ -50,6 +50,8 @@ public final class ServerMetrics: PartyServerObserver, Sendable {
     }
 
     public func messageReceived() { messagesIn.increment() }
+    /// Many at once (the time pings answered on the event loops, counted at each tick): one update.
+    public func messagesReceived(_ count: Int) { messagesIn.increment(by: Double(count)) }
     public func messagesSent(_ count: Int) { messagesOut.increment(by: Double(count)) }
     /// The relay's count of bytes hosts have sent through it since start.
     public func relayed(totalBytes: Int64) {

@@ -90,7 +90,11 @@ public final class MediaRelay: Sendable {
     /// party over, or it was just created here): requests for its items wait for it until then
     /// (``size(party:item:waiting:)``) instead of being told there is no such item.
     func expectUpstream(party: String, within window: Duration) {
-        state.withLock { $0.expected[party] = .now + window }
+        state.withLock { state in
+            let now = ContinuousClock.now
+            state.expected = state.expected.filter { $0.value > now }  // hosts that never came back
+            state.expected[party] = now + window
+        }
     }
 
     /// The size of a relayed item; when `party`'s relay connection is expected but not there yet,
@@ -126,7 +130,10 @@ public final class MediaRelay: Sendable {
                 if now { continuation.resume() }
             }
         } onCancel: {
-            state.withLock { $0.attachWaiters[party]?.removeValue(forKey: id) }?.resume()
+            state.withLock { state -> CheckedContinuation<Void, Never>? in
+                defer { if state.attachWaiters[party]?.isEmpty == true { state.attachWaiters[party] = nil } }
+                return state.attachWaiters[party]?.removeValue(forKey: id)
+            }?.resume()
         }
     }
 

@@ -36,8 +36,10 @@ public final class PinnedTunnel: Sendable {
         var piped: [ObjectIdentifier: any Channel] = [:]
         /// The node the pipes lead to: the last target.
         var pipedNode: ClusterTarget?
-        /// Accepted connections waiting for a node to pipe to (nothing is read from them meanwhile).
-        var held: [ObjectIdentifier: any Channel] = [:]
+        /// Accepted connections waiting for a node to pipe to (nothing is read from them meanwhile),
+        /// each with the number of its hold, so the timeout of an earlier hold never closes a later one.
+        var held: [ObjectIdentifier: (channel: any Channel, hold: Int)] = [:]
+        var holds = 0
         var following: Task<Void, Never>?
         var stopped = false
     }
@@ -69,7 +71,7 @@ public final class PinnedTunnel: Sendable {
 
     deinit {
         let (listener, channels, following) = registry.withLock {
-            ($0.listener, Array($0.piped.values) + Array($0.held.values), $0.following)
+            ($0.listener, Array($0.piped.values) + $0.held.values.map(\.channel), $0.following)
         }
         following?.cancel()
         listener?.close(promise: nil)
@@ -143,7 +145,7 @@ public final class PinnedTunnel: Sendable {
                 registry.pipedNode = target.node
             }
             defer { registry.held = [:] }
-            return (stale, Array(registry.held.values))
+            return (stale, registry.held.values.map(\.channel))
         }
         if !stale.isEmpty { logger.info("media tunnel: the party moved; reconnecting its streams", metadata: ["streams": "\(stale.count / 2)"]) }
         for channel in stale { channel.close(promise: nil) }
@@ -155,7 +157,7 @@ public final class PinnedTunnel: Sendable {
         let (listener, channels, following) = registry.withLock { registry in
             registry.stopped = true
             defer { registry.listener = nil; registry.piped = [:]; registry.held = [:]; registry.following = nil }
-            return (registry.listener, Array(registry.piped.values) + Array(registry.held.values), registry.following)
+            return (registry.listener, Array(registry.piped.values) + registry.held.values.map(\.channel), registry.following)
         }
         following?.cancel()
         try? await listener?.close()
@@ -196,18 +198,32 @@ public final class PinnedTunnel: Sendable {
         })
     }
 
-    /// Holds `inbound` until the next node (closing it after ``holdTimeout``).
-    private func hold(_ inbound: any Channel) {
+    /// Holds `inbound` until the next node (closing it after ``holdTimeout``), unless a node to dial
+    /// (other than `failed`, whose dial just failed) is there by now: then it is piped. Decided under
+    /// the lock `retarget` takes, so a node that comes between a caller's look and the hold is never
+    /// missed (the connection would have waited out the timeout with a node to go to).
+    private func hold(_ inbound: any Channel, except failed: ClusterTarget? = nil) {
+        enum Next { case close, pipe, held(Int) }
         let id = ObjectIdentifier(inbound)
-        let held = registry.withLock { registry -> Bool in
-            guard !registry.stopped, inbound.isActive else { return false }
-            registry.held[id] = inbound
-            return true
+        let next = registry.withLock { registry -> Next in
+            guard !registry.stopped, inbound.isActive else { return .close }
+            if let target = registry.target, target.node != failed { return .pipe }
+            registry.holds += 1
+            registry.held[id] = (inbound, registry.holds)
+            return .held(registry.holds)
         }
-        guard held else { return inbound.close(promise: nil) }
-        inbound.eventLoop.scheduleTask(in: Self.holdTimeout) { [weak self] in
-            guard self?.registry.withLock({ $0.held.removeValue(forKey: id) }) != nil else { return }
-            inbound.close(promise: nil)
+        switch next {
+        case .close: inbound.close(promise: nil)
+        case .pipe: pipe(inbound)
+        case .held(let number):
+            inbound.eventLoop.scheduleTask(in: Self.holdTimeout) { [weak self] in
+                let expired = self?.registry.withLock { registry -> Bool in
+                    guard registry.held[id]?.hold == number else { return false }
+                    registry.held[id] = nil
+                    return true
+                }
+                if expired == true { inbound.close(promise: nil) }
+            }
         }
     }
 
@@ -249,8 +265,7 @@ public final class PinnedTunnel: Sendable {
 
     /// A dial to `target` failed: if the node changed meanwhile, dial the new one; else hold.
     private func retry(_ inbound: any Channel, after target: Target) {
-        let changed = registry.withLock { registry in registry.target.map { $0.node != target.node } ?? false }
-        if changed { pipe(inbound) } else { hold(inbound) }
+        hold(inbound, except: target.node)
     }
 
     private func glue(_ inbound: any Channel, to outbound: any Channel, inner: GlueHandler, target: Target) {

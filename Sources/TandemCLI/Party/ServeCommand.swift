@@ -150,7 +150,7 @@ struct ServeCommand: AsyncParsableCommand {
             printError("\(error)")
             throw ExitCode.failure
         }
-        // A cluster node takes no hello before it has joined (members are told to try again).
+        // A cluster node takes no hello before it has joined (a retryable error: members with a seat try again, a new one is told to).
         if settings.clusterURL != nil { await server.awaitCluster() }
         let port: Int
         do {
@@ -268,14 +268,26 @@ enum Signals {
     /// returns, so no signal between this call and the first wait is lost).
     static func subscribe() -> AsyncStream<Int32> {
         let (stream, continuation) = AsyncStream<Int32>.makeStream()
-        let (id, install) = waiters.withLock { w -> (Int, Bool) in
-            defer { w.next += 1; w.installed = true }
+        // Installed under the lock: a second subscriber never returns before the sources exist.
+        let id = waiters.withLock { w -> Int in
+            defer { w.next += 1 }
             w.list[w.next] = continuation
-            return (w.next, !w.installed)
+            if !w.installed {
+                w.installed = true
+                installSources()
+            }
+            return w.next
         }
         continuation.onTermination = { _ in _ = waiters.withLock { $0.list.removeValue(forKey: id) } }
-        if install { installSources() }
         return stream
+    }
+
+    /// From now on SIGINT and SIGTERM end the process at once, as before any subscription: after a
+    /// first one started a clean quit, a second one is the viewer insisting (a quit stuck on a
+    /// stalled read must not make the process unkillable by Ctrl-C).
+    static func restoreDefaults() {
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
     }
 
     private static func installSources() {

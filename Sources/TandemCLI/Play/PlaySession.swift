@@ -60,7 +60,10 @@ struct PlaySession {
         let interrupts = display == nil ? Signals.subscribe() : nil
         let interruptWatch = interrupts.map { signals in
             Task { [requests] in
-                for await signal in signals { return requests.requestQuit(signal: signal) }
+                for await signal in signals {
+                    Signals.restoreDefaults()  // a second Ctrl-C ends the process, as mpv's does
+                    return requests.requestQuit(signal: signal)
+                }
             }
         }
         var action = playlist.handle(.start)

@@ -95,6 +95,19 @@ import Testing
         #expect(late.count >= 8, "\(late.count) pings in the last 10 s: the pings must go on")
     }
 
+    /// A server that does not answer at all (stalled, overloaded) from the join on: the burst stops at
+    /// `burstCount` unanswered pings and waits for answers, retrying as they time out, instead of
+    /// going on at the steady pace for as long as the server is silent.
+    @Test func aSilentServerGetsNoMoreThanABurstPerTimeout() throws {
+        let h = MemberHarness.participant()
+        h.answerPings = false
+        h.start()
+        h.receive(.welcome(h.welcome(timeline: Timeline(epoch: 1, partyTime: h.party(0)))))
+        h.advance(to: 2 * ClockSync.pingAnswerTimeout - 1, step: 0.01)
+        #expect(h.core.clockSync.isBursting)
+        #expect(h.pingTimes.count == 2 * ClockSync.burstCount, "\(h.pingTimes.count) pings in \(h.now) s")
+    }
+
     /// Unanswered pings are given up after ``ClockSync/pingAnswerTimeout``, so lost answers never
     /// stop the pings for good.
     @Test func lostAnswersDoNotStopThePings() throws {

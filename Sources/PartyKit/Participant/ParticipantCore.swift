@@ -145,8 +145,11 @@ public struct ParticipantCore: Sendable {
 
     mutating func ping(now: Double) -> [Action] {
         pings = pings.filter { now - $0.value < ClockSync.pingAnswerTimeout }  // answers that will never come
-        if !clockSync.isBursting, pings.count >= ClockSync.maxPingsInFlight {
-            // Round trips longer than the pace: wait for an answer (which brings the pace back).
+        // A burst never has more than `burstCount` pings unanswered, nor the steady pace more than
+        // `maxPingsInFlight`: round trips longer than the pace (a join storm, a loaded server) wait
+        // for answers, which bring the pace back, instead of piling pings onto the backlog.
+        let cap = clockSync.isBursting ? ClockSync.burstCount : ClockSync.maxPingsInFlight
+        if pings.count >= cap {
             nextPing = now + ClockSync.steadyInterval
             return []
         }
@@ -155,10 +158,7 @@ public struct ParticipantCore: Sendable {
         pings[id] = now
         // Back to back until `burstCount` answers are in (a few more pings than that are in flight by
         // then, and the extra low-delay samples sharpen the first estimate), then the steady pace.
-        // A burst never has more than `burstCount` pings unanswered: a server slow to answer (a join
-        // storm) then gets the steady pace, not a burst that lasts as long as its answers are late.
-        let inFlightCap = clockSync.isBursting && pings.count >= ClockSync.burstCount
-        nextPing = now + (inFlightCap ? ClockSync.steadyInterval : clockSync.nextInterval)
+        nextPing = now + clockSync.nextInterval
         return [.send(.timePing(TimePing(id: id, t0: now)))]
     }
 }

@@ -144,7 +144,10 @@ public struct ParticipantCore: Sendable {
     // MARK: Time pings
 
     mutating func ping(now: Double) -> [Action] {
-        pings = pings.filter { now - $0.value < ClockSync.pingAnswerTimeout }  // answers that will never come
+        // Answers that will never come (a new dictionary only when one has expired: this runs per ping).
+        if pings.values.contains(where: { now - $0 >= ClockSync.pingAnswerTimeout }) {
+            pings = pings.filter { now - $0.value < ClockSync.pingAnswerTimeout }
+        }
         // A burst never has more than `burstCount` pings unanswered, nor the steady pace more than
         // `maxPingsInFlight`: round trips longer than the pace (a join storm, a loaded server) wait
         // for answers, which bring the pace back, instead of piling pings onto the backlog.

@@ -166,6 +166,7 @@ let package = Package(
             dependencies: [
                 "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartyNet", "WebSocketTransport", "MPVIPC", "StoryKit", "TandemWindow",
                 "SyncplayKit", "SyncplayNet", "PartyService", "PartyCluster", "SubtitleKit",
+                .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -129,10 +129,12 @@ public struct ParticipantCore: Sendable {
         return out
     }
 
-    /// When the driver should call `tick` next.
-    public func nextWake(after now: Double) -> Double {
+    /// When the driver should call `tick` next. `checking`: whether a player is checked against the
+    /// timeline (every ``checkInterval``); a driver with no player at all (a `tandem bench load`
+    /// member) has nothing to check, and wakes only for its pings and statuses.
+    public func nextWake(after now: Double, checking: Bool = true) -> Double {
         guard isJoined else { return now + 1 }
-        return min(nextPing, nextCheck, nextStatus)
+        return min(nextPing, checking ? nextCheck : .infinity, nextStatus)
     }
 
     /// A control request (the server decides whether and when).

@@ -155,12 +155,20 @@ public struct ClockSync: Sendable {
     /// when its standard error is small enough to trust.
     static func fitDrift(_ all: [Sample]) -> Double? {
         guard let first = all.first?.local else { return nil }
-        var buckets: [Int: Sample] = [:]
+        // Each bucket's lowest-delay exchange (the first of equals). Exchanges arrive in time order,
+        // so a bucket is almost always the last one; a list searched from its end finds it at once
+        // without the hashing of a dictionary (this runs on every answered ping).
+        var buckets: [(index: Int, sample: Sample)] = []
+        buckets.reserveCapacity(Int(windowSeconds / driftBucket) + 2)
         for s in all {
             let b = Int((s.local - first) / driftBucket)
-            if buckets[b].map({ s.delay < $0.delay }) ?? true { buckets[b] = s }
+            if let at = buckets.lastIndex(where: { $0.index == b }) {
+                if s.delay < buckets[at].sample.delay { buckets[at].sample = s }
+            } else {
+                buckets.append((b, s))
+            }
         }
-        let minima = buckets.values.sorted { $0.delay < $1.delay }
+        let minima = buckets.map(\.sample).sorted { $0.delay < $1.delay }
         let kept = Array(minima.prefix(max(2, minima.count / 2)))
         guard kept.count >= 5 else { return nil }
         let n = Double(kept.count)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import MediaTime
 import PartyKit
 import PartyNet
@@ -17,6 +18,12 @@ struct LoadRun {
     static let commandInterval = 5.0
     /// Connections being opened at once: well below the server's listen backlog (256).
     static let connectConcurrency = 64
+    /// Attempts to open one member's connection. A server at its limit (thousands of TLS handshakes
+    /// joining at once on the machine that also runs this client) may miss the upgrade's timeout for a
+    /// few of them; a real member tries again, and a run should not end for it. Retries are reported.
+    static let connectAttempts = 3
+    /// Wait before a member's next attempt, times the attempt's number.
+    static let connectRetryDelay = 1.0
     /// How long the members may take to connect and be welcomed, per thousand members.
     static let joinTimeoutPerThousand = 60.0
     /// How long after the window the run waits for the window's pongs and fan-outs still on their way.
@@ -53,6 +60,7 @@ struct LoadRun {
         let partyList = (0..<parties).map { LoadParty(index: $0, id: "load-\($0)", key: PartyLink.generateKey(using: &rng)) }
         let sizes = (0..<parties).map { members / parties + ($0 < members % parties ? 1 : 0) }
         let roster = LoadRoster()
+        let retries = LoadCount()
         let ticker = Task {
             while !Task.isCancelled {
                 roster.tick(now: Self.clock.now())
@@ -66,7 +74,7 @@ struct LoadRun {
             let seats = partyList.flatMap { party in
                 (wave ? 0..<1 : 1..<max(1, sizes[party.index])).map { (party, $0) }
             }
-            let joined = try await connect(seats, server: server, trust: trust, roster: roster)
+            let joined = try await connect(seats, server: server, trust: trust, roster: roster, retries: retries)
             roster.add(joined)
             try await waitUntil(timeout: Self.joinTimeoutPerThousand * max(1, Double(members) / 1000),
                                 what: "\(wave ? "hosts" : "members") to be welcomed") {
@@ -119,11 +127,13 @@ struct LoadRun {
         try? await waitUntil(timeout: Self.drainTimeout, what: "the connections to close") {
             everyone.allSatisfy { $0.connection.closeReason != nil }
         }
-        return LoadSummary.make(
+        var summary = LoadSummary.make(
             statistics: statistics, members: members, parties: parties, tls: server.fingerprint != nil, seconds: end - start,
             settleSeconds: settled,
             commandsSent: everyone.reduce(0) { $0 + $1.commandsSent }, fanOutsExpected: expected,
             server: (serverStart, serverEnd), serverIdleRSS: idleRSS, client: (clientStart, clientEnd))
+        summary.connectRetries = retries.value
+        return summary
     }
 
     /// Says on standard error how many connections closed before the window's end, and why (the most
@@ -143,7 +153,7 @@ struct LoadRun {
     /// Opens the connections of `seats` (party, seat number), at most ``connectConcurrency`` at a time,
     /// and says hello on each.
     private func connect(_ seats: [(LoadParty, Int)], server: LoadServer, trust: ServerTrust,
-                         roster: LoadRoster) async throws -> [LoadMember] {
+                         roster: LoadRoster, retries: LoadCount) async throws -> [LoadMember] {
         let limits = WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes)
         let logger = self.logger
         let host = server.host, port = server.port
@@ -159,12 +169,20 @@ struct LoadRun {
                     let wait = first + Double(order) / joinRate - Self.clock.now()
                     if wait > 0 { try await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
                     let name = seat == 0 ? "host-\(party.index)" : "m\(seat)-\(party.index)"
+                    var attempt = 1
                     let connection: WebSocketConnection
-                    do {
-                        connection = try await trust.connect(host: host, port: port, path: "/party/\(party.id)",
-                                                             limits: limits, logger: logger)
-                    } catch {
-                        throw BenchError("member \(name) of party \(party.id) could not connect to \(host):\(port): \(error)")
+                    while true {
+                        do {
+                            connection = try await trust.connect(host: host, port: port, path: "/party/\(party.id)",
+                                                                 limits: limits, logger: logger)
+                            break
+                        } catch where attempt < Self.connectAttempts {
+                            if attempt == 1 { retries.add() }
+                            try await Task.sleep(nanoseconds: UInt64(Self.connectRetryDelay * Double(attempt) * 1e9))
+                            attempt += 1
+                        } catch {
+                            throw BenchError("member \(name) of party \(party.id) could not connect to \(host):\(port) in \(attempt) attempts: \(error)")
+                        }
                     }
                     let create = seat == 0 ? PartyConfig(items: [Self.item]) : nil
                     let member = LoadMember(party: party, isHost: seat == 0, name: name,
@@ -196,4 +214,11 @@ struct LoadRun {
             try await Task.sleep(nanoseconds: 50_000_000)
         }
     }
+}
+
+/// A count the run's tasks add to.
+final class LoadCount: Sendable {
+    private let count = Atomic<Int>(0)
+    func add() { count.add(1, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
 }

@@ -63,6 +63,8 @@ struct LoadSummary: Encodable, Sendable, Equatable {
     var fanOutsExpected: Int
     var fanOutsReceived: Int
     var disconnects: Int
+    /// Connections that took more than one attempt to open (``LoadRun/connectAttempts``).
+    var connectRetries: Int = 0
     /// Messages crossing the server in the window: read by it (what members sent) and written by it (what they read).
     var serverMessagesIn: Int
     var serverMessagesOut: Int
@@ -141,6 +143,7 @@ struct LoadSummary: Encodable, Sendable, Equatable {
         try c.encode(fanOutsExpected, forKey: "fanOutsExpected")
         try c.encode(fanOutsReceived, forKey: "fanOutsReceived")
         try c.encode(disconnects, forKey: "disconnects")
+        try c.encode(connectRetries, forKey: "connectRetries")
         try c.encode(serverMessagesIn, forKey: "serverMessagesIn")
         try c.encode(serverMessagesOut, forKey: "serverMessagesOut")
         try c.encode(number: serverCores, forKey: "serverCores")
@@ -174,6 +177,7 @@ struct LoadSummary: Encodable, Sendable, Equatable {
         | server RSS MiB, per member KiB | \(f(serverRSSMiB, 1)), \(f(serverRSSPerMemberKiB, 1)) |
         | client cores | \(f(clientCores, 3)) |
         | disconnects | \(disconnects) |
+        | connections retried while joining | \(connectRetries) |
         """
     }
 }

@@ -16,8 +16,6 @@ final class LoadMember: Sendable {
     let isHost: Bool
     let name: String
     let connection: WebSocketConnection
-    /// Told of every change of this member's next wake (its ticker).
-    private let roster: LoadRoster
     private let state: Mutex<State>
     /// When ``tick(now:phase:)`` has something to do (the bits of a `Double`), read without the lock.
     private let wake = Atomic<UInt64>(0)
@@ -33,9 +31,8 @@ final class LoadMember: Sendable {
         var closed = false
     }
 
-    init(party: LoadParty, isHost: Bool, name: String, hello: Hello, connection: WebSocketConnection, roster: LoadRoster) {
+    init(party: LoadParty, isHost: Bool, name: String, hello: Hello, connection: WebSocketConnection) {
         self.party = party
-        self.roster = roster
         self.isHost = isHost
         self.name = name
         self.connection = connection
@@ -56,13 +53,7 @@ final class LoadMember: Sendable {
 
     /// A host's first command in the window comes at `at` (hosts are staggered over the interval).
     func scheduleCommands(from at: Double) {
-        state.withLock { state in
-            state.nextCommand = at
-            if at < nextWake {
-                wake.store(at.bitPattern, ordering: .relaxed)
-                roster.wake(self, at: at)
-            }
-        }
+        state.withLock { $0.nextCommand = at }
     }
 
     /// From now on handles what the connection reads, on its event loop; `phase` says whether what
@@ -191,10 +182,10 @@ final class LoadMember: Sendable {
         }
         if !follow.isEmpty { perform(follow, now: now, phase: phase) }
         // No player, so nothing to check against the timeline: only pings, statuses and commands.
-        // Under the lock, so a command scheduled meanwhile is not overwritten by a later wake.
-        state.withLock { state in
-            let next = min(state.core.nextWake(after: now, checking: false), state.nextCommand ?? .infinity)
-            if wake.exchange(next.bitPattern, ordering: .relaxed) != next.bitPattern { roster.wake(self, at: next) }
+        // No player, so nothing to check against the timeline: only pings, statuses and commands.
+        let next = state.withLock { state in
+            min(state.core.nextWake(after: now, checking: false), state.nextCommand ?? .infinity)
         }
+        wake.store(next.bitPattern, ordering: .relaxed)
     }
 }

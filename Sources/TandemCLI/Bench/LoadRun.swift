@@ -187,7 +187,7 @@ struct LoadRun {
                     let create = seat == 0 ? PartyConfig(items: [Self.item]) : nil
                     let member = LoadMember(party: party, isHost: seat == 0, name: name,
                                             hello: Hello(party: party.id, key: party.key, name: name, create: create),
-                                            connection: connection, roster: roster)
+                                            connection: connection)
                     member.handleInbound(phase: { roster.phase }, now: { Self.clock.now() })
                     member.start(now: Self.clock.now())
                     return member

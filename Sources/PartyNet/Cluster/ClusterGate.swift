@@ -10,6 +10,8 @@ struct ClusterGate: Sendable {
         var connection: Int
         var text: String
         var receivedAt: Double?
+        /// The transport's count of the second (``PartyServerCore/received(_:text:receivedAt:messagesThisSecond:now:)``).
+        var messagesThisSecond: Int?
     }
 
     /// What a placement is for: one party, one key (a wrong key must not decide for the right one).

@@ -1,4 +1,5 @@
 import PartyKit
+import WebSocketTransport
 
 /// `tandem serve --cluster`: the runner's side of a cluster. A hello for a party this node does not
 /// hold waits while the directory is asked (in a task of its own: other members' messages go on),
@@ -38,11 +39,16 @@ extension PartyServerRunner {
         }
     }
 
+    /// A message from WebSocket connection `id`, through ``gate(_:text:receivedAt:messagesThisSecond:)``.
+    func gate(_ id: Int, _ message: InboundMessage) -> Bool {
+        gate(id, text: message.text, receivedAt: message.receivedAt, messagesThisSecond: message.messagesThisSecond)
+    }
+
     /// Handles a message of a connection that has not passed its hello in a cluster; false when it is
     /// not the gate's (no cluster, or already admitted): the core takes it as usual.
-    func gate(_ id: Int, text: String, receivedAt: Double?) -> Bool {
+    func gate(_ id: Int, text: String, receivedAt: Double?, messagesThisSecond: Int?) -> Bool {
         guard var gate = cluster, !gate.admitted.contains(id) else { return false }
-        let held = ClusterGate.Held(connection: id, text: text, receivedAt: receivedAt)
+        let held = ClusterGate.Held(connection: id, text: text, receivedAt: receivedAt, messagesThisSecond: messagesThisSecond)
         if gate.holdMore(held) { cluster = gate; return true }
         // Anything but a hello of this version: the core answers it (an error, a version mismatch).
         guard case .hello(let hello)? = try? PartyProtocol.decode(text), hello.version == PartyProtocol.version,
@@ -131,7 +137,8 @@ extension PartyServerRunner {
             core.reclaimSeat(party: hello.party, token: token)
         }
         let now = clock.now()
-        var outputs = core.received(held.connection, text: held.text, receivedAt: held.receivedAt.map { min($0, now) }, now: now)
+        var outputs = core.received(held.connection, text: held.text, receivedAt: held.receivedAt.map { min($0, now) },
+                                    messagesThisSecond: held.messagesThisSecond, now: now)
         if let nodes = cluster?.placement.nodes, !nodes.isEmpty {
             outputs = outputs.map { output in
                 guard case .send(let id, .welcome(var welcome)) = output else { return output }

@@ -48,7 +48,8 @@ extension PartyServerRunner {
     /// not the gate's (no cluster, or already admitted): the core takes it as usual.
     func gate(_ id: Int, text: String, receivedAt: Double?, messagesThisSecond: Int?) -> Bool {
         guard var gate = cluster, !gate.admitted.contains(id) else { return false }
-        let held = ClusterGate.Held(connection: id, text: text, receivedAt: receivedAt, messagesThisSecond: messagesThisSecond)
+        let held = ClusterGate.Held(connection: id, text: text, receivedAt: receivedAt, messagesThisSecond: messagesThisSecond,
+                                    source: core.source(of: id))
         if gate.holdMore(held) { cluster = gate; return true }
         // Anything but a hello of this version: the core answers it (an error, a version mismatch).
         guard case .hello(let hello)? = try? PartyProtocol.decode(text), hello.version == PartyProtocol.version,
@@ -56,8 +57,9 @@ extension PartyServerRunner {
             admit(held)
             return true
         }
-        // An address over the limit is refused before its key goes to the directory.
-        if let source = peerSource(id), case .refused(let wait) = gate.wrongKeys.check(source, now: clock.now()) {
+        // An address over the limit is refused before its key goes to the directory. The core's count:
+        // one per address for hellos (here or elsewhere) and Syncplay passwords alike.
+        if let source = held.source, case .refused(let wait) = core.wrongKeyVerdict(source: source, now: clock.now()) {
             refuse([held], ErrorMessage(code: .wrongKey, message: WrongKeyLimiter.refusal(retryAfter: wait)))
             return true
         }
@@ -112,7 +114,7 @@ extension PartyServerRunner {
             refuse(held, ErrorMessage(code: .redirect, message: "party \"\(request.party)\" is served by \(node)", redirect: node))
         case .success(.wrongKey):
             let now = clock.now()
-            for source in Set(held.compactMap { peerSource($0.connection) }) { cluster?.wrongKeys.recordMiss(source, now: now) }
+            for source in Set(held.compactMap(\.source)) { core.recordWrongKey(source: source, now: now) }
             refuse(held, ErrorMessage(code: .wrongKey, message: "wrong key for party \"\(request.party)\""))
         case .success(.unknown):
             for h in held { admit(h) }  // the core says it does not know the party
@@ -122,11 +124,6 @@ extension PartyServerRunner {
             logger.warning("cluster placement failed", metadata: ["party": "\(request.party)", "error": "\(error)"])
             refuse(held, ErrorMessage(code: .serverShutdown, message: Self.directoryDownMessage))
         }
-    }
-
-    /// The address wrong keys of connection `id` are counted by (nil for an in-process member).
-    private func peerSource(_ id: Int) -> String? {
-        connections[id].map { WrongKeyLimiter.source(ofPeer: $0.remoteDescription) }
     }
 
     /// Passes a held message to the core; a welcome it answers lists the cluster's live nodes.

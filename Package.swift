@@ -193,7 +193,9 @@ let package = Package(
         .testTarget(name: "FFmpegKitTests", dependencies: ["FFmpegKit"]),
         .testTarget(
             name: "PartyClusterTests",
-            dependencies: ["PartyCluster", "PartyKit", "PartyService", "PartyNet", "WebSocketTransport",
+            dependencies: ["PartyCluster", "PartyKit", "PartyService", "PartyNet", "WebSocketTransport", "SyncplayNet", "SyncplayKit",
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "FFmpegKit"]),

@@ -36,7 +36,7 @@ public final class SyncplayGatewayServer: Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { child in
-                let peer = child.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "?"
+                let peer = describe(child.remoteAddress)
                 guard clients.count < maxClients else {
                     logger.warning("syncplay gateway full: refused", metadata: ["peer": "\(peer)"])
                     return child.eventLoop.makeCompletedFuture {
@@ -53,6 +53,15 @@ public final class SyncplayGatewayServer: Sendable {
             .bind(host: host, port: port).get()
         logger.info("syncplay gateway listening", metadata: ["port": "\(channel.localAddress?.port ?? 0)"])
         return SyncplayGatewayServer(channel: channel, clients: clients)
+    }
+
+    /// A client's address as `IP:PORT`, IPv6 in brackets (`[::1]:PORT`): what its wrong passwords are
+    /// counted by (``WrongKeyLimiter/source(ofPeer:)``, which takes the address without the port — of
+    /// an IPv6 address only in brackets: a bare one would count every connection apart).
+    static func describe(_ address: SocketAddress?) -> String {
+        guard let address, let ip = address.ipAddress else { return "?" }
+        if case .v6 = address { return "[\(ip)]:\(address.port ?? 0)" }
+        return "\(ip):\(address.port ?? 0)"
     }
 
     /// Clients connected now.

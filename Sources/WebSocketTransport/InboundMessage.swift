@@ -19,18 +19,25 @@ public struct InboundMessage: Sendable, Equatable {
     public var binary: ByteBuffer?
     /// Seconds on `CLOCK_MONOTONIC`: the timeline of `MediaTime.MonotonicTimeSource`.
     public var receivedAt: Double
+    /// How many messages the peer had sent in the one-second window this one was read in, this one
+    /// included, counting those the connection answered itself and never delivered
+    /// (``WebSocketConnection/answerInline(limitPerSecond:_:)``): what a per-second flood limit
+    /// compares. Windows follow each other, each starting at the first message after the last one ended.
+    public var messagesThisSecond: Int
 
-    public init(text: String, receivedAt: Double) {
+    public init(text: String, receivedAt: Double, messagesThisSecond: Int = 1) {
         self.text = text
         self.binary = nil
         self.receivedAt = receivedAt
+        self.messagesThisSecond = messagesThisSecond
     }
 
     /// A binary message.
-    public init(binary: ByteBuffer, receivedAt: Double) {
+    public init(binary: ByteBuffer, receivedAt: Double, messagesThisSecond: Int = 1) {
         self.text = ""
         self.binary = binary
         self.receivedAt = receivedAt
+        self.messagesThisSecond = messagesThisSecond
     }
 
     /// `CLOCK_MONOTONIC` now, in seconds.

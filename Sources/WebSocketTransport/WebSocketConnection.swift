@@ -71,9 +71,11 @@ public final class WebSocketConnection: Sendable {
     /// reply for: the reply is sent (flushed with the rest of the read) and the message is not delivered
     /// on ``inbound``. `answer` gets the text and its receive time (as ``InboundMessage/receivedAt``),
     /// runs on the event loop (it must be quick and must not block) and returns nil for a message to be
-    /// delivered as usual. At most `limitPerSecond` messages are answered in a second; the rest are
-    /// delivered, so the application's own flood limit sees them. Takes effect after everything queued
-    /// before it (a reply never overtakes a message sent before this call).
+    /// delivered as usual. Messages are answered only while the peer has sent at most `limitPerSecond`
+    /// messages (of any kind) in the current second; past that they are delivered, and each delivered
+    /// message counts the answered ones too (``InboundMessage/messagesThisSecond``), so the application's
+    /// own flood limit sees them all. Takes effect after everything queued before it (a reply never
+    /// overtakes a message sent before this call).
     public func answerInline(limitPerSecond: Int, _ answer: @escaping @Sendable (_ text: String, _ receivedAt: Double) -> String?) {
         self.onLoop { $0.answerInline(limitPerSecond: limitPerSecond, answer) }
     }

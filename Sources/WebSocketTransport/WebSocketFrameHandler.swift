@@ -32,6 +32,8 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
     private var closeTimeoutTask: Scheduled<Void>?
     /// Answers some text messages here, as they are read (``answerInline(limitPerSecond:_:)``).
     private var inline: InlineAnswers?
+    /// The peer's messages per second, answered or delivered (``InboundMessage/messagesThisSecond``).
+    private var window = MessageWindow()
     /// Takes every message here, as it is read, instead of the inbound stream (``handleOnEventLoop(_:)``).
     private var handleHere: (@Sendable (InboundMessage) -> Void)?
     /// Frames written but not flushed yet: the end of the read (or of the batch) flushes them all at once.
@@ -92,12 +94,14 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
                 return
             }
             let receivedAt = InboundMessage.monotonicNow()
-            if self.answeredInline(text, receivedAt: receivedAt, context: context) { return }
+            let count = self.window.counted(at: receivedAt)
+            if self.answeredInline(text, receivedAt: receivedAt, messagesThisSecond: count, context: context) { return }
+            let message = InboundMessage(text: text, receivedAt: receivedAt, messagesThisSecond: count)
             if let handleHere = self.handleHere {
-                handleHere(InboundMessage(text: text, receivedAt: receivedAt))
+                handleHere(message)
                 return
             }
-            if case .dropped = self.continuation.yield(InboundMessage(text: text, receivedAt: receivedAt)) {
+            if case .dropped = self.continuation.yield(message) {
                 self.perform(self.lifecycle.violated(.flood), context: context)
             }
         case .binary:
@@ -105,7 +109,9 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
                 self.perform(self.lifecycle.violated(.binaryMessage), context: context)
                 return
             }
-            let message = InboundMessage(binary: frame.unmaskedData, receivedAt: InboundMessage.monotonicNow())
+            let receivedAt = InboundMessage.monotonicNow()
+            let message = InboundMessage(binary: frame.unmaskedData, receivedAt: receivedAt,
+                                         messagesThisSecond: self.window.counted(at: receivedAt))
             if let handleHere = self.handleHere {
                 handleHere(message)
                 return
@@ -291,20 +297,13 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
     // MARK: Inline answers
 
     /// Whether `text` was answered here (``answerInline(limitPerSecond:_:)``): the reply is written and
-    /// flushed with the rest of the read, and the message is not delivered. Past the limit of a second's
-    /// window, messages are delivered as usual (and the application's own flood limit sees them).
-    private func answeredInline(_ text: String, receivedAt: Double, context: ChannelHandlerContext) -> Bool {
-        guard var inline = self.inline else { return false }
-        if receivedAt - inline.windowStart >= 1 {
-            inline.windowStart = receivedAt
-            inline.answered = 0
-        }
-        guard inline.answered < inline.limitPerSecond, let reply = inline.answer(text, receivedAt) else {
-            self.inline = inline
-            return false
-        }
-        inline.answered += 1
-        self.inline = inline
+    /// flushed with the rest of the read, and the message is not delivered. Once the peer has sent more
+    /// than the limit in the current second (`messagesThisSecond`, of any kind), messages are delivered
+    /// as usual, with that count, so the application's own flood limit sees the peer's every message.
+    private func answeredInline(_ text: String, receivedAt: Double, messagesThisSecond: Int,
+                                context: ChannelHandlerContext) -> Bool {
+        guard let inline = self.inline, messagesThisSecond <= inline.limitPerSecond,
+              let reply = inline.answer(text, receivedAt) else { return false }
         self.send(opcode: .text, data: context.channel.allocator.buffer(string: reply), context: context, flush: false)
         return true
     }
@@ -350,13 +349,11 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 }
 
-/// What ``WebSocketFrameHandler/answerInline(limitPerSecond:_:)`` set: the answering function and its
-/// per-second window.
+/// What ``WebSocketFrameHandler/answerInline(limitPerSecond:_:)`` set: the answering function, and the
+/// messages a second (of any kind) past which it is not asked.
 struct InlineAnswers {
     let answer: @Sendable (String, Double) -> String?
     let limitPerSecond: Int
-    var windowStart = -Double.infinity
-    var answered = 0
 }
 
 @available(*, unavailable)

@@ -238,6 +238,19 @@ import Testing
         #expect(h.send(1, .timePing(TimePing(id: 1, t0: 0)), at: 10.6).messages(to: 1).count == 1)
     }
 
+    /// A transport that answers some messages itself (time pings, on the event loop) gives its count
+    /// of the second: the limit compares that, not the few messages the core was given.
+    @Test func theTransportsCountOfTheSecondIsWhatTheLimitCompares() {
+        let h = ServerHarness()
+        h.standardParty()
+        let status = PartyProtocol.encode(.status(Status(epoch: 1, state: .ready)))
+        var out = h.core.received(2, text: status, messagesThisSecond: PartyServerCore.floodLimit, now: 10)
+        #expect(out.closed.isEmpty)
+        out = h.core.received(2, text: status, messagesThisSecond: PartyServerCore.floodLimit + 1, now: 10.01)
+        #expect(out.errors(to: 2).map(\.code) == [.flood])
+        #expect(out.closed == [2])
+    }
+
     @Test func steadyTrafficBelowTheLimitIsNoFlood() {
         let h = ServerHarness()
         h.standardParty()

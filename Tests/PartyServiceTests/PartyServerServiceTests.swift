@@ -76,7 +76,8 @@ import WebSocketTransport
         // What passes is counted as it passes (from the service's start: the hello came before it);
         // the member's own skew and round trip go to the histograms.
         member.send(PartyProtocol.encode(.status(Status(epoch: 0, state: .ready, skewMs: -0.3, rttMs: 12))))
-        let counted = try await Self.metrics(adminPort, untilTheyShow: "tandem_member_skew_ms_count 1")
+        // The round trip is recorded after the skew: once it shows, both do (a scrape can fall between).
+        let counted = try await Self.metrics(adminPort, untilTheyShow: "tandem_member_rtt_ms_count 1")
         #expect(counted.contains("tandem_messages_received_total 1\n"), "\(counted)")
         #expect(counted.contains("tandem_member_skew_ms_bucket{le=\"0.5\"} 1") && counted.contains("tandem_member_rtt_ms_bucket{le=\"25.0\"} 1"),
                 "\(counted)")

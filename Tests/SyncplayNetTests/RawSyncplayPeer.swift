@@ -12,7 +12,7 @@ final class RawSyncplayPeer: Sendable {
 
     private init(channel: any Channel) { self.channel = channel }
 
-    static func connect(port: Int) async throws -> RawSyncplayPeer {
+    static func connect(host: String = "127.0.0.1", port: Int) async throws -> RawSyncplayPeer {
         let box = Mutex<RawSyncplayPeer?>(nil)
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
@@ -26,7 +26,7 @@ final class RawSyncplayPeer: Sendable {
                     })
                 }
             }
-            .connect(host: "127.0.0.1", port: port).get()
+            .connect(host: host, port: port).get()
         let peer = RawSyncplayPeer(channel: channel)
         box.withLock { $0 = peer }
         return peer

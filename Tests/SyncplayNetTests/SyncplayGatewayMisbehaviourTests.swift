@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import PartyKit
 import Testing
 import SyncplayKit
@@ -116,5 +117,40 @@ import SyncplayKit
         #expect(peer.text.contains("too many wrong keys from this address"), "\(peer.text)")
         await peer.close()
         await party.stop()
+    }
+
+    /// Over IPv6 too: every connection from one address counts toward the same limit (its port is not
+    /// part of the address it is counted by), so reconnecting gains a guesser nothing.
+    @Test func wrongPasswordsOverIPv6CountPerAddress() async throws {
+        let party = try await GatewayParty.start(control: .everyone)
+        let gateway: SyncplayGatewayServer
+        do {
+            gateway = try await SyncplayGatewayServer.start(host: "::1", port: 0, parties: party.server, logger: TestSupport.quietLogger)
+        } catch {
+            await party.stop()
+            print("skipping the IPv6 wrong-password test: no IPv6 loopback here (\(error))")
+            return
+        }
+        for attempt in 0..<WrongKeyLimiter.Policy.standard.limit {
+            let peer = try await RawSyncplayPeer.connect(host: "::1", port: gateway.port)
+            try await peer.send(Self.hello(room: party.party, password: "guess \(attempt)"))
+            try await TestSupport.eventually(Self.bound, "wrong password \(attempt) to be refused") { peer.isClosed }
+            #expect(peer.text.contains("Wrong password supplied"))
+            await peer.close()
+        }
+        let peer = try await RawSyncplayPeer.connect(host: "::1", port: gateway.port)
+        try await peer.send(Self.hello(room: party.party))
+        try await TestSupport.eventually(Self.bound, "the right password to be refused too") { peer.isClosed }
+        #expect(peer.text.contains("too many wrong keys from this address"), "\(peer.text)")
+        await peer.close()
+        await gateway.stop()
+        await party.stop()
+    }
+
+    @Test func aClientIsCountedByItsAddressWithIPv6InBrackets() throws {
+        #expect(SyncplayGatewayServer.describe(try SocketAddress(ipAddress: "::1", port: 4000)) == "[::1]:4000")
+        #expect(SyncplayGatewayServer.describe(try SocketAddress(ipAddress: "192.0.2.7", port: 4000)) == "192.0.2.7:4000")
+        #expect(WrongKeyLimiter.source(ofPeer: SyncplayGatewayServer.describe(try SocketAddress(ipAddress: "2001:db8::5", port: 4000)))
+                == "[2001:db8:0:0::]/64")
     }
 }

@@ -50,6 +50,29 @@ struct WebSocketOnLoopTests {
         await harness.server.stop()
     }
 
+    /// Messages of any kind count toward the limit, answered ones too, and each delivered message says
+    /// how many the peer sent in its second (an application's flood limit compares that). Sent in one
+    /// write: they arrive well within one second.
+    @Test func answeredMessagesCountTowardTheLimitAndTheDeliveredCount() async throws {
+        let harness = try await Harness.start(echo: false)
+        let client = try await harness.connect()
+        let server = try await harness.nextConnection()
+        server.answerInline(limitPerSecond: 2, Self.answer)
+        server.send("ready")
+        #expect(try await next(client.inbound) == "ready")
+
+        client.send(utf8Messages: ["ping1", "hello", "ping2", "ping3"].map { ByteBuffer(string: $0) })
+        #expect(try await next(client.inbound) == "pong1")
+        var delivered: [String] = []
+        for _ in 0..<3 {
+            let next: InboundMessage? = try await next(server.inbound)
+            guard let message = next else { break }
+            delivered.append("\(message.text)#\(message.messagesThisSecond)")
+        }
+        #expect(delivered == ["hello#2", "ping2#3", "ping3#4"], "the second was over its limit after the hello")
+        await harness.server.stop()
+    }
+
     @Test func aBatchArrivesWholeAndInOrder() async throws {
         let harness = try await Harness.start(echo: false)
         let client = try await harness.connect()

@@ -22,4 +22,20 @@ extension PartyServerCore {
         }
         return .accepted(key: key)
     }
+
+    /// The address connection `id`'s wrong keys count against (``connected(_:source:now:)``); nil when
+    /// it is not limited, or gone.
+    public func source(of id: Int) -> String? { connections[id]?.source }
+
+    /// Whether `source` may have a key looked at now, for keys checked elsewhere (a cluster node asks
+    /// its directory about parties it does not hold). One count per address for every way in — hellos,
+    /// Syncplay passwords, parties here or elsewhere — so switching gains a guesser no tries.
+    public func wrongKeyVerdict(source: String, now: Double) -> WrongKeyLimiter.Verdict {
+        wrongKeys.check(source, now: now)
+    }
+
+    /// Counts a wrong key found elsewhere (the directory said so) against `source`.
+    public mutating func recordWrongKey(source: String, now: Double) {
+        wrongKeys.recordMiss(source, now: now)
+    }
 }

@@ -82,13 +82,22 @@ public struct PartyServerCore: Sendable {
 
     /// A message from connection `id`. `receivedAt`: when the transport read it off the socket (a
     /// time pong's t1); `now`: when it is handled (t2, as close to the answer's sending as this gets).
-    public mutating func received(_ id: Int, text: String, receivedAt: Double? = nil, now: Double) -> [Output] {
+    /// `messagesThisSecond`: the transport's count of the connection's messages in the second this one
+    /// arrived in, itself included, when the transport answers some messages without the core (a
+    /// joined member's time pings, on the connection's event loop) — the flood limit compares it; nil:
+    /// the core counts the messages it is given, per second of `now`.
+    public mutating func received(_ id: Int, text: String, receivedAt: Double? = nil, messagesThisSecond: Int? = nil,
+                                  now: Double) -> [Output] {
         guard var conn = connections[id] else { return [] }
-        if now - conn.windowStart >= 1 {
-            conn.windowStart = now
-            conn.windowCount = 0
+        if let messagesThisSecond {
+            conn.windowCount = messagesThisSecond
+        } else {
+            if now - conn.windowStart >= 1 {
+                conn.windowStart = now
+                conn.windowCount = 0
+            }
+            conn.windowCount += 1
         }
-        conn.windowCount += 1
         connections[id] = conn
         if conn.windowCount > Self.floodLimit {
             return drop(id, code: .flood, "more than \(Self.floodLimit) messages a second", now: now)

@@ -10,6 +10,11 @@ struct ClusterGate: Sendable {
         var connection: Int
         var text: String
         var receivedAt: Double?
+        /// The transport's count of the second (``PartyServerCore/received(_:text:receivedAt:messagesThisSecond:now:)``).
+        var messagesThisSecond: Int?
+        /// The address its wrong keys count against (``PartyServerCore/source(of:)``), taken when it
+        /// was held: a guesser that hangs up before the directory answers is counted all the same.
+        var source: String?
     }
 
     /// What a placement is for: one party, one key (a wrong key must not decide for the right one).
@@ -47,11 +52,6 @@ struct ClusterGate: Sendable {
     /// The last save's number: saves run in tasks of their own and may reach the directory out of
     /// order; the directory keeps the highest (``PartyPlacement/save(party:image:partyClock:sequence:)``).
     var saveSequence = 0
-    /// Wrong keys per address among hellos for parties this node does not hold (the directory says
-    /// the key is wrong): the core counts those for parties it holds, this the rest, so a guesser
-    /// gets no more tries by dialling a node that does not hold the party.
-    var wrongKeys = WrongKeyLimiter()
-
     init(placement: any PartyPlacement) { self.placement = placement }
 
     /// Holds `held` behind `request`; true when it is the first for it (a placement must start).

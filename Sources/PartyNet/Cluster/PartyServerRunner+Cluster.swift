@@ -1,4 +1,5 @@
 import PartyKit
+import WebSocketTransport
 
 /// `tandem serve --cluster`: the runner's side of a cluster. A hello for a party this node does not
 /// hold waits while the directory is asked (in a task of its own: other members' messages go on),
@@ -38,11 +39,17 @@ extension PartyServerRunner {
         }
     }
 
+    /// A message from WebSocket connection `id`, through ``gate(_:text:receivedAt:messagesThisSecond:)``.
+    func gate(_ id: Int, _ message: InboundMessage) -> Bool {
+        gate(id, text: message.text, receivedAt: message.receivedAt, messagesThisSecond: message.messagesThisSecond)
+    }
+
     /// Handles a message of a connection that has not passed its hello in a cluster; false when it is
     /// not the gate's (no cluster, or already admitted): the core takes it as usual.
-    func gate(_ id: Int, text: String, receivedAt: Double?) -> Bool {
+    func gate(_ id: Int, text: String, receivedAt: Double?, messagesThisSecond: Int?) -> Bool {
         guard var gate = cluster, !gate.admitted.contains(id) else { return false }
-        let held = ClusterGate.Held(connection: id, text: text, receivedAt: receivedAt)
+        let held = ClusterGate.Held(connection: id, text: text, receivedAt: receivedAt, messagesThisSecond: messagesThisSecond,
+                                    source: core.source(of: id))
         if gate.holdMore(held) { cluster = gate; return true }
         // Anything but a hello of this version: the core answers it (an error, a version mismatch).
         guard case .hello(let hello)? = try? PartyProtocol.decode(text), hello.version == PartyProtocol.version,
@@ -50,8 +57,9 @@ extension PartyServerRunner {
             admit(held)
             return true
         }
-        // An address over the limit is refused before its key goes to the directory.
-        if let source = peerSource(id), case .refused(let wait) = gate.wrongKeys.check(source, now: clock.now()) {
+        // An address over the limit is refused before its key goes to the directory. The core's count:
+        // one per address for hellos (here or elsewhere) and Syncplay passwords alike.
+        if let source = held.source, case .refused(let wait) = core.wrongKeyVerdict(source: source, now: clock.now()) {
             refuse([held], ErrorMessage(code: .wrongKey, message: WrongKeyLimiter.refusal(retryAfter: wait)))
             return true
         }
@@ -106,7 +114,7 @@ extension PartyServerRunner {
             refuse(held, ErrorMessage(code: .redirect, message: "party \"\(request.party)\" is served by \(node)", redirect: node))
         case .success(.wrongKey):
             let now = clock.now()
-            for source in Set(held.compactMap { peerSource($0.connection) }) { cluster?.wrongKeys.recordMiss(source, now: now) }
+            for source in Set(held.compactMap(\.source)) { core.recordWrongKey(source: source, now: now) }
             refuse(held, ErrorMessage(code: .wrongKey, message: "wrong key for party \"\(request.party)\""))
         case .success(.unknown):
             for h in held { admit(h) }  // the core says it does not know the party
@@ -118,11 +126,6 @@ extension PartyServerRunner {
         }
     }
 
-    /// The address wrong keys of connection `id` are counted by (nil for an in-process member).
-    private func peerSource(_ id: Int) -> String? {
-        connections[id].map { WrongKeyLimiter.source(ofPeer: $0.remoteDescription) }
-    }
-
     /// Passes a held message to the core; a welcome it answers lists the cluster's live nodes.
     private func admit(_ held: ClusterGate.Held) {
         guard connections[held.connection] != nil || locals[held.connection] != nil else { return }
@@ -131,7 +134,8 @@ extension PartyServerRunner {
             core.reclaimSeat(party: hello.party, token: token)
         }
         let now = clock.now()
-        var outputs = core.received(held.connection, text: held.text, receivedAt: held.receivedAt.map { min($0, now) }, now: now)
+        var outputs = core.received(held.connection, text: held.text, receivedAt: held.receivedAt.map { min($0, now) },
+                                    messagesThisSecond: held.messagesThisSecond, now: now)
         if let nodes = cluster?.placement.nodes, !nodes.isEmpty {
             outputs = outputs.map { output in
                 guard case .send(let id, .welcome(var welcome)) = output else { return output }

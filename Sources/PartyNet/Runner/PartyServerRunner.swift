@@ -94,8 +94,9 @@ public actor PartyServerRunner {
         perform(core.connected(id, source: WrongKeyLimiter.source(ofPeer: connection.remoteDescription), now: clock.now()))
         for await message in connection.inbound {
             observer?.messageReceived()
-            if cluster != nil, gate(id, text: message.text, receivedAt: message.receivedAt) { continue }
-            perform(core.received(id, text: message.text, receivedAt: message.receivedAt, now: clock.now()))
+            if cluster != nil, gate(id, message) { continue }
+            perform(core.received(id, text: message.text, receivedAt: message.receivedAt,
+                                  messagesThisSecond: message.messagesThisSecond, now: clock.now()))
         }
         connections[id] = nil
         clusterForget(id)
@@ -169,7 +170,7 @@ public actor PartyServerRunner {
         guard locals[id] != nil else { return }
         let now = clock.now()
         let text = PartyProtocol.encode(message)
-        if cluster != nil, gate(id, text: text, receivedAt: now) { return }
+        if cluster != nil, gate(id, text: text, receivedAt: now, messagesThisSecond: nil) { return }
         perform(core.received(id, text: text, receivedAt: now, now: now))
     }
 
@@ -246,8 +247,9 @@ public actor PartyServerRunner {
     }
 
     /// From now on `connection`'s time pings are answered on its event loop (``TimePong/answer(toPing:receivedAt:now:)``:
-    /// the pong needs nothing but this server's clock), without the hop to this actor; up to the core's
-    /// flood limit a second, beyond which they come here and the core's limit drops the connection.
+    /// the pong needs nothing but this server's clock), without the hop to this actor; while it sends at
+    /// most the core's flood limit a second. Its messages that come here carry the connection's count
+    /// of the second, answered pings included, and past the limit the core drops it (`flood`).
     private func answerPingsInline(on connection: WebSocketConnection) {
         let answered = pingsAnsweredInline
         connection.answerInline(limitPerSecond: PartyServerCore.floodLimit) { text, receivedAt in

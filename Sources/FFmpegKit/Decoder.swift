@@ -1,8 +1,16 @@
 import CFFmpeg
+import Synchronization
 
 /// Owns an `AVCodecContext` opened for decoding one stream of an ``InputFile``.
 /// Used by one decoder thread at a time.
 public final class Decoder: @unchecked Sendable {
+    /// Decoders opened and not yet freed, in this process.
+    private static let live = Atomic<Int>(0)
+
+    /// How many decoders are open now, process-wide: a cheap check that each one is freed (an audio
+    /// track switch must let the old decoder go). Decoders that failed to open are not counted.
+    public static var liveCount: Int { live.load(ordering: .relaxed) }
+
     private var context: UnsafeMutablePointer<AVCodecContext>?
     public let streamIndex: Int
     public let timeBase: Rational
@@ -33,9 +41,14 @@ public final class Decoder: @unchecked Sendable {
             avcodec_free_context(&context)
             throw OpenError(url: input.url, reason: "cannot open \(codecName) decoder for stream \(streamIndex): \(FFmpegError.describe(code))")
         }
+        Self.live.add(1, ordering: .relaxed)
     }
 
-    deinit { avcodec_free_context(&context) }
+    deinit {
+        // Only an opened decoder has a context here (a failed open freed it, or never made one).
+        if context != nil { Self.live.subtract(1, ordering: .relaxed) }
+        avcodec_free_context(&context)
+    }
 
     package var pointer: UnsafeMutablePointer<AVCodecContext> { context! }
     public var codecName: String { String(cString: avcodec_get_name(pointer.pointee.codec_id)) }

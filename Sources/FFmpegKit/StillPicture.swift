@@ -8,9 +8,10 @@ public enum StillPicture {
     static let maxPackets = 600
 
     /// Decodes the first picture of `url`, scaled to fit within `maxSide` × `maxSide` (aspect kept,
-    /// never enlarged), as RGBA. Blocks on I/O and decoding: call it off the cooperative pool.
-    public static func decode(_ url: String, maxSide: Int) throws(OpenError) -> RGBAImage {
-        let input = try InputFile(url: url)
+    /// never enlarged), as RGBA. `options`: libavformat's open options, as ``InputFile`` takes them
+    /// (e.g. `headers` for http). Blocks on I/O and decoding: call it off the cooperative pool.
+    public static func decode(_ url: String, maxSide: Int, options: [String: String] = [:]) throws(OpenError) -> RGBAImage {
+        let input = try InputFile(url: url, options: options)
         guard let index = input.bestStream(.video) else { throw OpenError(url: url, reason: "no picture (no video stream)") }
         let decoder = try Decoder(input: input, streamIndex: index, threads: 1)
         let packet = Packet()

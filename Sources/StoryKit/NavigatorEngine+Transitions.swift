@@ -165,7 +165,9 @@ extension NavigatorEngine {
         announceCensus()
         let slot: StorySlot
         do throws(OpenError) {
-            let player = try await Player.open(stories[target].url, options: options.playerOptions(target))
+            var playerOptions = options.playerOptions(target)
+            playerOptions.inputOptions.merge(stories[target].inputOptions) { _, story in story }
+            let player = try await Player.open(stories[target].url, options: playerOptions)
             slot = StorySlot(id: id, index: target, player: player, error: nil)
             watch(player, slot: id)
         } catch {

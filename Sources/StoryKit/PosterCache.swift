@@ -102,7 +102,9 @@ public actor PosterCache {
             }
         }
         do throws(OpenError) {
-            return .success(finish(try StillPicture.decode(story.url, maxSide: maxSide), source: .keyframe))
+            // Opened as the story's player opens it (a party stream needs its media credential).
+            let picture = try StillPicture.decode(story.url, maxSide: maxSide, options: story.inputOptions)
+            return .success(finish(picture, source: .keyframe))
         } catch {
             return .failure(imageError.map { OpenError(url: $0.url, reason: "\($0.reason); and \(error.description)") } ?? error)
         }

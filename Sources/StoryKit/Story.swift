@@ -6,11 +6,18 @@ public struct Story: Sendable, Equatable, Codable {
     public var title: String
     /// An image file to use as the poster; nil: the first keyframe of the video.
     public var poster: String?
+    /// libavformat's options for opening ``url`` (e.g. `headers` carrying a party's media
+    /// credential): used by the story's player and by its keyframe poster alike, never for the
+    /// ``poster`` image (another address, which must not be sent the credential). Not encoded.
+    public var inputOptions: [String: String] = [:]
 
-    public init(url: String, title: String? = nil, poster: String? = nil) {
+    private enum CodingKeys: String, CodingKey { case url, title, poster }
+
+    public init(url: String, title: String? = nil, poster: String? = nil, inputOptions: [String: String] = [:]) {
         self.url = url
         self.title = title ?? Story.defaultTitle(url)
         self.poster = poster
+        self.inputOptions = inputOptions
     }
 
     static func defaultTitle(_ url: String) -> String {

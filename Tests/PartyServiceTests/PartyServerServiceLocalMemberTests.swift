@@ -14,17 +14,9 @@ extension PartyServerServiceTests {
     /// when the drain begins (after the `drainBegins` hook: the gateway stops taking clients first),
     /// and waited for.
     @Test func aDrainTellsAndWaitsForInProcessMembers() async throws {
-        let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Self.logger)
-        let port = try await server.start()
-        let metrics = ServerMetrics()
-        let admin = AdminServer(metrics: metrics, logger: Self.logger)
-        let adminPort = try await admin.start(host: "127.0.0.1", port: 0)
-
-        let host = try await WebSocketClient.connect(host: "127.0.0.1", port: port, path: "/party/p", logger: Self.logger)
-        let item = MediaItem(title: "party.mp4", identity: MediaIdentity(bytes: 1, duration: 60, streams: ["video"]))
-        host.send(PartyProtocol.encode(.hello(Hello(party: "p", key: "k", name: "h", create: PartyConfig(items: [item])))))
-        var inbound = host.inbound.makeAsyncIterator()
-        #expect(await inbound.next()?.text.contains("welcome") == true)
+        let fixture = try await PartyServiceFixture.start(logger: Self.logger)
+        #expect(fixture.welcomed)
+        let (server, adminPort, host) = (fixture.server, fixture.adminPort, fixture.host)
 
         // What the in-process member hears, in order; and what the drain did first.
         let heard = Mutex<[PartyServerRunner.LocalEvent]>([])
@@ -38,10 +30,7 @@ extension PartyServerServiceTests {
             toldWhenDrainBegan.withLock { $0 = heard.withLock { $0.contains(where: Self.isRestarting) } }
         }
 
-        let service = PartyServerService(server: server, admin: admin, metrics: metrics, drainSeconds: 60,
-                                         duration: nil, logger: Self.logger, drainBegins: drainBegins)
-        let group = ServiceGroup(configuration: .init(services: [.init(service: service)], logger: Self.logger))
-        let running = Task { try await group.run() }
+        let (group, running) = fixture.run(drainSeconds: 60, logger: Self.logger, drainBegins: drainBegins)
         _ = try await Self.metrics(adminPort, untilTheyShow: "tandem_members 2.0")
 
         await group.triggerGracefulShutdown()

@@ -55,23 +55,12 @@ import WebSocketTransport
     }
 
     @Test func aGracefulShutdownTellsMembersAndWaitsForThemToLeave() async throws {
-        let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Self.logger)
-        let port = try await server.start()
-        let metrics = ServerMetrics()
-        let admin = AdminServer(metrics: metrics, logger: Self.logger)
-        let adminPort = try await admin.start(host: "127.0.0.1", port: 0)
-
-        let member = try await WebSocketClient.connect(host: "127.0.0.1", port: port, path: "/party/p", logger: Self.logger)
-        let item = MediaItem(title: "party.mp4", identity: MediaIdentity(bytes: 1, duration: 60, streams: ["video"]))
-        member.send(PartyProtocol.encode(.hello(Hello(party: "p", key: "k", name: "h", create: PartyConfig(items: [item])))))
-        var inbound = member.inbound.makeAsyncIterator()
-        #expect(await inbound.next()?.text.contains("welcome") == true)
+        var fixture = try await PartyServiceFixture.start(logger: Self.logger)
+        #expect(fixture.welcomed)
+        let (port, adminPort, member) = (fixture.port, fixture.adminPort, fixture.host)
 
         let drainBound = 60.0
-        let service = PartyServerService(server: server, admin: admin, metrics: metrics, drainSeconds: drainBound,
-                                         duration: nil, logger: Self.logger)
-        let group = ServiceGroup(configuration: .init(services: [.init(service: service)], logger: Self.logger))
-        let running = Task { try await group.run() }
+        let (group, running) = fixture.run(drainSeconds: drainBound, logger: Self.logger)
         _ = try await Self.metrics(adminPort, untilTheyShow: "tandem_members 1.0")
         // What passes is counted as it passes (from the service's start: the hello came before it);
         // the member's own skew and round trip go to the histograms.
@@ -85,7 +74,7 @@ import WebSocketTransport
 
         await group.triggerGracefulShutdown()
         var told = false
-        while let message = await inbound.next() {
+        while let message = await fixture.inbound.next() {
             if message.text.contains("serverShutdown") {
                 #expect(message.text.contains(PartyServerService.restartingMessage))
                 told = true

@@ -51,3 +51,14 @@ import Testing
         return nil
     }
 }
+
+/// A story's input options (a party's media credential) stay in memory.
+@Suite struct StoryCodingTests {
+    @Test func inputOptionsAreNotEncoded() throws {
+        let story = Story(url: "http://127.0.0.1:1/party/p/media/0", title: "t", inputOptions: ["headers": "Authorization: Bearer secret\r\n"])
+        let json = String(decoding: try JSONEncoder().encode(story), as: UTF8.self)
+        #expect(!json.contains("secret"), "\(json)")
+        let decoded = try JSONDecoder().decode(Story.self, from: Data(json.utf8))
+        #expect(decoded.url == story.url && decoded.title == "t" && decoded.inputOptions.isEmpty)
+    }
+}

@@ -212,16 +212,17 @@ final class MemberPlayback: Sendable {
             // Local copies are checked (probed and sampled) here, on the player's task.
             let resolved = items.enumerated().map { index, item in options.resolve(item, index) }
             for media in resolved { if let note = media.note { options.note(note) } }
-            let stories = zip(items, resolved).map { item, media in Story(url: media.url, title: item.title) }
+            // A streamed item's credential goes with its URL: its player and its poster both open it.
+            let stories = zip(items, resolved).map { item, media in
+                Story(url: media.url, title: item.title, inputOptions: media.inputOptions)
+            }
             var storyOptions = StoryNavigator.Options()
             storyOptions.autoAdvance = false
             storyOptions.timeSource = options.timeSource
             let playerOptions = options.playerOptions
-            let inputOptions = resolved.map(\.inputOptions)
             let localCopies = resolved.map { media -> String? in if case .localCopy(let path) = media.origin { path } else { nil } }
             storyOptions.playerOptions = { index in
                 var options = playerOptions(index)
-                if inputOptions.indices.contains(index) { options.inputOptions = inputOptions[index] }
                 // Subtitles named after a local copy (film.srt beside film.mkv), found as `tandem play` finds them.
                 if localCopies.indices.contains(index), let path = localCopies[index], let subtitles = options.subtitles {
                     options.subtitles = Self.adding(filesNextTo: path, to: subtitles)

@@ -17,6 +17,13 @@ struct BenchCommand: AsyncParsableCommand {
     /// This very executable, for runs in a fresh process.
     static var selfPath: String { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0] }
 
+    /// `tandem play ARGUMENTS` in a fresh process, reading no config file: a user's defaults
+    /// (`speed=2`, `loop-file`, a bad line) would change what is measured, as `mpv --no-config`
+    /// keeps the reference's out.
+    static func play(_ arguments: String...) -> [String] {
+        [selfPath, "play", "--no-config"] + arguments
+    }
+
     /// The nearest-rank median (``Percentile``), as every figure in BENCHMARKS.md.
     static func median(_ values: [Double]) -> Double {
         Percentile.median(of: values)
@@ -62,7 +69,7 @@ struct BenchCommand: AsyncParsableCommand {
         @Option var runs = 5
 
         func run() throws {
-            try alternate("decode \(file)", runs: runs, mine: [BenchCommand.selfPath, "play", "--fast", file],
+            try alternate("decode \(file)", runs: runs, mine: BenchCommand.play("--fast", file),
                           reference: ["ffmpeg", "-v", "quiet", "-threads", "0", "-i", file, "-f", "null", "-"])
         }
     }
@@ -74,7 +81,7 @@ struct BenchCommand: AsyncParsableCommand {
         @Option var runs = 1
 
         func run() throws {
-            try alternate("real-time headless \(file)", runs: runs, mine: [BenchCommand.selfPath, "play", "--headless", file],
+            try alternate("real-time headless \(file)", runs: runs, mine: BenchCommand.play("--headless", file),
                           reference: ["mpv", "--no-config", "--really-quiet", "--vo=null", "--ao=null", file])
         }
     }
@@ -88,14 +95,14 @@ struct BenchCommand: AsyncParsableCommand {
         func run() throws {
             var mine: [Double] = [], mineProcess: [Double] = [], theirs: [Double] = []
             for _ in 0..<runs {
-                let a = try ChildProcess.run([BenchCommand.selfPath, "play", "--headless", "--json", "--end", "0.2", file])
+                let a = try ChildProcess.run(BenchCommand.play("--headless", "--json", "--end", "0.2", file))
                 try check(a, "tandem")
                 guard let line = a.stdout.split(separator: "\n").first(where: { $0.contains("\"firstFrame\"") }),
                       let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                       let seconds = object["sinceStartSeconds"] as? Double else { throw BenchError("no firstFrame event") }
                 mine.append(seconds)
                 // The same, whole process, with Tandem stopping right after its first frame.
-                let p = try ChildProcess.run([BenchCommand.selfPath, "play", "--fast", "--end", "0.001", file])
+                let p = try ChildProcess.run(BenchCommand.play("--fast", "--end", "0.001", file))
                 try check(p, "tandem")
                 mineProcess.append(p.wallSeconds)
                 let b = try ChildProcess.run(["ffmpeg", "-v", "quiet", "-i", file, "-frames:v", "1", "-f", "null", "-"])

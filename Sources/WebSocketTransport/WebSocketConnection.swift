@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import NIOSSL
 import NIOWebSocket
 
 /// One open WebSocket carrying text messages (and binary ones where the application accepts them), on either side (accepted by ``WebSocketServer`` or made by
@@ -166,6 +167,11 @@ public final class WebSocketConnection: Sendable {
         let sync = channel.pipeline.syncOperations
         let decoder = try sync.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
         try sync.addHandler(WebSocketFrameGuard(expectMaskedFrames: !isClient), position: .after(decoder))
+        if (try? sync.context(handlerType: NIOSSLHandler.self)) != nil {
+            // Over TLS, each flush leaves as one record (``WebSocketWriteCoalescer``).
+            let encoder = try sync.handler(type: WebSocketFrameEncoder.self)
+            try sync.addHandler(WebSocketWriteCoalescer(), position: .before(encoder))
+        }
         try sync.addHandler(
             NIOWebSocketFrameAggregator(
                 minNonFinalFragmentSize: 0,

@@ -112,7 +112,7 @@ public actor SyncplaySession {
                       users: core.users.values.filter { $0.room == core.roomName && $0.username != core.me }.sorted { $0.username < $1.username },
                       file: core.file, position: player?.position, duration: player?.duration, paused: core.localPaused,
                       skewMs: core.lastError.map { $0 * 1000 }, rttMs: core.ping.rtt * 1000,
-                      encrypted: encrypted, reconnecting: core.phase != .inRoom && core.hasBeenInRoom)
+                      encrypted: encrypted, reconnecting: core.phase != .inRoom && core.hasBeenInRoom && outcome == nil)
     }
 
     /// The player (nil before the file is open).

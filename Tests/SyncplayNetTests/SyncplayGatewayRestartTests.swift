@@ -26,6 +26,11 @@ import SyncplayKit
             try await TestSupport.eventually(SyncplayGatewayTests.startBound, "amy (Syncplay) in the party's list") {
                 await party.names().contains(SyncplayPartyBridge.partyName("amy"))
             }
+            // syncplay takes its player once mpv has the file: a chat line before that breaks its
+            // line handling (an AttributeError on its missing player).
+            try await TestSupport.eventually(SyncplayGatewayTests.startBound, "mpv to load the file") {
+                (try? await peer.mpv.get("duration"))?.double != nil
+            }
 
             // The server restarts as `tandem serve` drains: the gateway stops listening, every member
             // (the host, amy's) is told the server is restarting, then everything stops.

@@ -44,6 +44,7 @@ extension SyncplayClientCore {
             return fail("the server's Hello lacks a username, room or version")
         }
         phase = .inRoom
+        hasBeenInRoom = true
         me = name
         roomName = room
         lastStateAt = now

@@ -59,6 +59,11 @@ public struct SyncplayClientCore: Sendable {
         case notice(SyncplayNotice)
         /// The session cannot go on: close the connection and report this.
         case fail(String)
+        /// The connection is lost, but the session goes on, as Syncplay's client does: close it,
+        /// connect again after a wait (``SyncplayReconnect``) and call ``connected(now:)`` on the
+        /// new one; the file stays open and is announced again. Only after the session has been in
+        /// the room, and never after the server's `Error` (that is final: ``fail(_:)``).
+        case reconnect(String)
     }
 
     public enum Phase: Sendable, Equatable {
@@ -125,6 +130,8 @@ public struct SyncplayClientCore: Sendable {
     var playlistIndex: Int?
     var lookedFor: Set<String> = []
     var errors: [Double] = []
+    /// The server welcomed us on some connection of this session: a later loss is reconnected.
+    public internal(set) var hasBeenInRoom = false
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -141,6 +148,7 @@ public struct SyncplayClientCore: Sendable {
     /// The connection is up: ask for TLS or say hello.
     public mutating func connected(now: Double) -> [Action] {
         startedAt = now
+        if phase != .idle { forgetConnection() }
         if configuration.useTLS {
             phase = .awaitingTLS
             return [.send(.tls(startTLS: "send"))]
@@ -167,16 +175,18 @@ public struct SyncplayClientCore: Sendable {
     public mutating func tick(now: Double) -> [Action] {
         switch phase {
         case .awaitingTLS where now - startedAt > Self.helloTimeout, .awaitingHello where now - startedAt > Self.helloTimeout:
-            return fail("no answer to our Hello within \(Int(Self.helloTimeout)) s")
+            return lost("no answer to our Hello within \(Int(Self.helloTimeout)) s")
         case .inRoom where now - lastStateAt > Self.protocolTimeout:
-            return fail("no state from the server for \(Self.protocolTimeout) s")
+            // Syncplay's client drops such a connection and reconnects (`checkIfConnected`).
+            return lost("no state from the server for \(Self.protocolTimeout) s")
         default:
             return []
         }
     }
 
     /// The connection closed under us; `cause` is the transport's error, when there was one (a
-    /// TLS handshake that failed…).
+    /// TLS handshake that failed…). After we were in the room it is a loss to reconnect, except for
+    /// a failed TLS handshake (an untrusted certificate: Syncplay gives up on it too).
     public mutating func connectionClosed(cause: String? = nil) -> [Action] {
         guard phase != .closed else { return [] }
         let what = switch phase {
@@ -184,7 +194,8 @@ public struct SyncplayClientCore: Sendable {
         case .awaitingTLS: "the connection closed while starting TLS"
         default: "the server closed the connection before welcoming us"
         }
-        return fail(what + (cause.map { ": \($0)" } ?? ""))
+        let reason = what + (cause.map { ": \($0)" } ?? "")
+        return phase == .awaitingTLS && cause != nil ? fail(reason) : lost(reason)
     }
 
     /// A line that could not be decoded: Syncplay drops such a peer, and so do we.
@@ -218,5 +229,28 @@ public struct SyncplayClientCore: Sendable {
     mutating func fail(_ reason: String) -> [Action] {
         phase = .closed
         return [.fail(reason)]
+    }
+
+    /// The connection is gone for `reason`: reconnect once we have been in the room (a server that
+    /// never let us in is no server to wait for), else fail.
+    mutating func lost(_ reason: String) -> [Action] {
+        guard hasBeenInRoom else { return fail(reason) }
+        phase = .closed
+        return [.reconnect(reason)]
+    }
+
+    /// A new connection of the same session: what the last one learnt of the server is forgotten
+    /// (the room's state, its counters and users come again); the file, our pause and the names we
+    /// looked for stay.
+    mutating func forgetConnection() {
+        room = nil
+        users = [:]
+        clientIgnoringOnTheFly = 0
+        serverIgnoringOnTheFly = 0
+        ping = SyncplayPing()
+        errors.removeAll()
+        lastError = nil
+        roomName = configuration.room
+        me = configuration.name
     }
 }

@@ -17,6 +17,9 @@ public enum SyncplayNotice: Sendable, Equatable {
     case playlist(by: String?, files: [String])
     /// Something worth a line that is not an error of the session ("the server offers no TLS").
     case note(String)
+    /// The connection to the server was lost (why): the session reconnects by itself, and says
+    /// ``connected(room:name:serverVersion:motd:)`` again once back in the room.
+    case connectionLost(String)
 
     /// One line for people.
     public var text: String {
@@ -38,6 +41,7 @@ public enum SyncplayNotice: Sendable, Equatable {
         case .seeked(let by, let to): "\(by ?? "the room") jumped to \(Self.clock(to))"
         case .playlist(let by, let files): "\(by ?? "the room") set the playlist: \(files.joined(separator: ", "))"
         case .note(let line): line
+        case .connectionLost(let reason): "connection lost (\(reason)); reconnecting"
         }
     }
 

@@ -34,6 +34,10 @@ extension SyncplayPartyBridge {
             if case .item = request { return playlistRefused(reason: refused.reason) }
             if case .seek = request { return refusedBack(room, doSeek: true, reason: refused.reason, now: now) }
             return refusedBack(room, doSeek: false, reason: refused.reason, now: now)
+        case .error(let error) where error.code == .serverShutdown:
+            // The server restarts (or gives the party to another node): the client reconnects by
+            // itself, as to a real Syncplay server, if it is not sent an `Error`.
+            return perform(core.hangUp("\(error.message); reconnecting"), now: now)
         case .error(let error):
             return perform(core.deny("the party: \(error.message)"), now: now)
         case .partyEnded(let ended):
@@ -43,10 +47,11 @@ extension SyncplayPartyBridge {
         }
     }
 
-    /// The party's server closed the member (the server stops, the member was dropped).
+    /// The party's server closed the member (the server stops, the member was dropped): the client
+    /// is hung up on without an `Error`, so that it reconnects (``SyncplayServerCore/hangUp(_:)``).
     public mutating func partyClosed(_ reason: String, now: Double) -> [Output] {
         me = nil
-        return perform(core.deny("the party closed: \(reason)"), now: now)
+        return perform(core.hangUp("the party connection closed (\(reason)); reconnecting"), now: now)
     }
 
     /// Party time `now` reached epoch `epoch`'s instant.

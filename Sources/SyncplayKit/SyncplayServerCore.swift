@@ -176,6 +176,19 @@ public struct SyncplayServerCore: Sendable {
         return [.send(.error(reason)), .close(reason)]
     }
 
+    /// Closes the connection *without* an `Error`, telling the client why in a chat line from
+    /// ``gatewayName`` first: for what passes (the party's server restarting, the party connection
+    /// lost under the member). Syncplay's client takes an `Error` as final (its `handleError` →
+    /// `dropWithError` stops its reconnecting service, "Disconnected from server") but reconnects by
+    /// itself, up to its 999 retries, when the connection is merely lost, as it is when a real
+    /// Syncplay server restarts. Refusals that must stay final (a wrong password, an unknown room,
+    /// an ended party) go through ``deny(_:)``.
+    public mutating func hangUp(_ reason: String) -> [Action] {
+        guard phase != .closed else { return [] }
+        phase = .closed
+        return [.send(.chat(SyncplayChat(username: Self.gatewayName, message: reason))), .close(reason)]
+    }
+
     /// Time passes: a state every second; a client that never said hello, or fell silent, is dropped.
     public mutating func tick(now: Double, room: Room?) -> [Action] {
         switch phase {

@@ -23,12 +23,17 @@ public actor SyncplaySession {
         /// How STARTTLS verifies the server (when `core.useTLS` asks for it): the system's trust
         /// roots by default.
         public var tls: TLSConfiguration
+        /// Tries to reach the server again after losing it, before the session fails (Syncplay's 999
+        /// by default, ``SyncplayReconnect``).
+        public var reconnectTries: Int
         public var logger: Logger
 
         public init(host: String, port: Int, core: SyncplayClientCore.Configuration, file: String?, mediaFolders: [String],
                     playerOptions: @escaping @Sendable () -> PlayerOptions,
-                    tls: TLSConfiguration = .makeClientConfiguration(), logger: Logger) {
+                    tls: TLSConfiguration = .makeClientConfiguration(), reconnectTries: Int = SyncplayReconnect.maxTries,
+                    logger: Logger) {
             self.tls = tls
+            self.reconnectTries = reconnectTries
             self.host = host
             self.port = port
             self.core = core
@@ -59,6 +64,8 @@ public actor SyncplaySession {
         public var rttMs: Double
         /// The connection is encrypted (STARTTLS).
         public var encrypted: Bool
+        /// The connection was lost and the session is trying to get back into the room.
+        public var reconnecting: Bool
     }
 
     /// How often the core is ticked for its timeouts.
@@ -78,11 +85,17 @@ public actor SyncplaySession {
     private var transportError: String?
     /// The file the player has open.
     private var openedPath: String?
+    /// Why the connection was lost, when the session is to reconnect (the core's ``SyncplayClientCore/Action/reconnect(_:)``).
+    private var lostReason: String?
+    private var reconnect: SyncplayReconnect
+    /// The wait before the next try, cancelled by ``leave()``.
+    private var backoff: Task<Void, Never>?
 
     public init(options: Options, notices: @escaping @Sendable (SyncplayNotice) -> Void) {
         self.options = options
         self.notices = notices
         core = SyncplayClientCore(configuration: options.core)
+        reconnect = SyncplayReconnect(limit: options.reconnectTries)
         let box = WeakSession()
         let clock = clock
         playback = SyncplayPlayback(playerOptions: {
@@ -99,25 +112,41 @@ public actor SyncplaySession {
                       users: core.users.values.filter { $0.room == core.roomName && $0.username != core.me }.sorted { $0.username < $1.username },
                       file: core.file, position: player?.position, duration: player?.duration, paused: core.localPaused,
                       skewMs: core.lastError.map { $0 * 1000 }, rttMs: core.ping.rtt * 1000,
-                      encrypted: encrypted)
+                      encrypted: encrypted, reconnecting: core.phase != .inRoom && core.hasBeenInRoom && outcome == nil)
     }
 
     /// The player (nil before the file is open).
     public var currentPlayer: Player? { playback.snapshot.player }
 
-    /// Runs until the user leaves or the session fails.
+    /// Runs until the user leaves or the session fails. A connection lost after the server let
+    /// us in is tried again, as Syncplay's client does (``SyncplayReconnect``); the player and
+    /// its file stay open meanwhile.
     public func run() async -> Outcome {
         if let file = options.file { playback.open(file) }
-        while true {
+        while !leaving {
             await serve()
-            guard retryPlain, !leaving else { break }
-            // Syncplay's clients do the same: the old server dropped us for asking; ask it nothing.
-            retryPlain = false
-            outcome = nil
-            var plain = options.core
-            plain.useTLS = false
-            core = SyncplayClientCore(configuration: plain)
-            notices(.note("the server predates STARTTLS: connecting again without TLS"))
+            if retryPlain, !leaving {
+                // Syncplay's clients do the same: the old server dropped us for asking; ask it nothing.
+                retryPlain = false
+                outcome = nil
+                var plain = options.core
+                plain.useTLS = false
+                core = SyncplayClientCore(configuration: plain)
+                notices(.note("the server predates STARTTLS: connecting again without TLS"))
+                continue
+            }
+            guard !leaving, outcome == nil, let reason = lostReason else { break }
+            lostReason = nil
+            if reconnect.tries == 0 { notices(.connectionLost(reason)) }
+            guard let delay = reconnect.nextDelay() else {
+                outcome = .failed("lost the Syncplay server \(options.host):\(options.port) for good after \(reconnect.limit) tries: \(reason)")
+                break
+            }
+            options.logger.info("Syncplay: reconnecting", metadata: ["try": "\(reconnect.tries)", "in": "\(delay)", "after": "\(reason)"])
+            let wait = Task { _ = try? await Task.sleep(nanoseconds: UInt64(delay * 1e9)) }
+            backoff = wait
+            await wait.value
+            backoff = nil
         }
         return finish(outcome ?? .left)
     }
@@ -129,7 +158,13 @@ public actor SyncplaySession {
         do {
             conn = try await SyncplayConnection.connect(host: options.host, port: options.port)
         } catch {
-            outcome = .failed("cannot reach the Syncplay server \(options.host):\(options.port): \(error)")
+            let reason = "cannot reach the Syncplay server \(options.host):\(options.port): \(error)"
+            // Once we have been in the room, a server away (restarting) is waited for.
+            if core.hasBeenInRoom { lostReason = reason } else { outcome = .failed(reason) }
+            return
+        }
+        guard !leaving else {
+            conn.close()
             return
         }
         connection = conn
@@ -186,6 +221,7 @@ public actor SyncplaySession {
         leaving = true
         if outcome == nil { outcome = .left }
         connection?.close()
+        backoff?.cancel()
     }
 
     /// Closes the player (after ``run()``).
@@ -241,9 +277,13 @@ public actor SyncplaySession {
                     notices(.note("the room plays \(name): not found in \(options.mediaFolders.joined(separator: ", "))"))
                 }
             case .notice(let notice):
+                if case .connected = notice { reconnect.rejoined() }
                 notices(notice)
             case .fail(let reason):
                 if outcome == nil { outcome = .failed(reason) }
+                connection?.close()
+            case .reconnect(let reason):
+                lostReason = reason
                 connection?.close()
             }
         }

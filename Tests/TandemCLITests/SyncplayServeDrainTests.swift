@@ -2,19 +2,23 @@ import Foundation
 import Logging
 import NIOPosix
 import PartyKit
+import SyncplayKit
 import SyncplayNet
+import Synchronization
 import Testing
 import WebSocketTransport
 @testable import TandemCLI
 
 /// `tandem serve` (the built binary) with its Syncplay gateway from the config file's `syncplay`
 /// key, drained by SIGTERM: the gateway stops taking Syncplay clients at once, a Syncplay client in
-/// a party is told the server is restarting with the other members, and the drain waits for members.
+/// a party is told the server is restarting with the other members — in a chat line and a close
+/// without `Error`, so that it reconnects — and the drain waits for members. Once a new `tandem
+/// serve` runs on the same ports and the host has re-created the party, the client is back in it.
 @Suite(.serialized) struct SyncplayServeDrainTests {
     /// A generous failure bound (a loaded 2-core machine), never a measurement.
     static let bound = 30.0
 
-    @Test func aDrainStopsTheGatewayFirstAndTellsItsClients() async throws {
+    @Test func aDrainStopsTheGatewayFirstAndTellsItsClientsWhoReconnectToTheNextServer() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-serve-syncplay-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -22,18 +26,8 @@ import WebSocketTransport
         try Data(#"{"listen": "127.0.0.1:0", "insecure": true, "syncplay": "127.0.0.1:0", "drain": {"seconds": 120}, "cache": {"size": 0}}"#.utf8)
             .write(to: config)
 
-        let serve = Process()
-        serve.executableURL = try URLOpenErrorTests.binary()
-        serve.arguments = ["serve", "--config", config.path, "--state-dir", folder.path]
-        let output = Pipe()
-        serve.standardOutput = output
-        serve.standardError = FileHandle.nullDevice
-        try serve.run()
-        defer {
-            if serve.isRunning { kill(serve.processIdentifier, SIGKILL) }
-            serve.waitUntilExit()
-        }
-        let lines = LineReader(output.fileHandleForReading)
+        let (serve, lines) = try Self.serve(config: config, folder: folder)
+        defer { Self.stopProcess(serve) }
         let partyPort = try #require(lines.line(startingWith: "listening on 127.0.0.1:").flatMap { Int($0.split(separator: ":").last ?? "") })
         let gatewayLine = try #require(lines.line(startingWith: "syncplay gateway on 127.0.0.1:"), "the config file's syncplay key started the gateway")
         let gatewayPort = try #require(Int(gatewayLine.dropFirst("syncplay gateway on 127.0.0.1:".count).prefix { $0.isNumber }))
@@ -42,23 +36,34 @@ import WebSocketTransport
         // so the drain lasts until it goes.
         var logger = Logger(label: "test")
         logger.logLevel = .critical
-        let host = try await WebSocketClient.connect(host: "127.0.0.1", port: partyPort, path: "/party/p", logger: logger)
-        let item = MediaItem(title: "party.mp4", identity: MediaIdentity(bytes: 1, duration: 60, streams: ["video"]))
-        host.send(PartyProtocol.encode(.hello(Hello(party: "p", key: "k", name: "Hana", create: PartyConfig(items: [item])))))
-        var inbound = host.inbound.makeAsyncIterator()
-        #expect(await inbound.next()?.text.contains("welcome") == true)
+        let host = try await Self.host(port: partyPort, logger: logger)
 
+        // amy reaches the gateway through a gate the test shuts while no server is ready for her:
+        // the new server's party exists only once the host re-created it (an unknown room is an
+        // `Error`, final for Syncplay clients).
+        let gate = try await TCPGate.start(target: gatewayPort)
+        let notices = NoticeLog()
         let amy = SyncplaySession(options: .init(
-            host: "127.0.0.1", port: gatewayPort, core: .init(name: "amy", room: "p", password: "k", useTLS: false), file: nil,
-            mediaFolders: [], playerOptions: { MemberSession.headlessPlayerOptions()(0) }, logger: logger), notices: { _ in })
-        let amyRun = Task { await amy.run() }
+            host: "127.0.0.1", port: gate.port, core: .init(name: "amy", room: "p", password: "k", useTLS: false), file: nil,
+            mediaFolders: [], playerOptions: { MemberSession.headlessPlayerOptions()(0) }, logger: logger), notices: { notices.append($0) })
+        let ended = Mutex<SyncplaySession.Outcome?>(nil)
+        let amyRun = Task {
+            let outcome = await amy.run()
+            ended.withLock { $0 = outcome }
+            return outcome
+        }
         try await Self.eventually("amy to join the party through the gateway") { await amy.status.connected }
 
+        gate.set(open: false)
         kill(serve.processIdentifier, SIGTERM)
-        // Told at the drain's start, while the host keeps the drain going.
-        let outcome = await amyRun.value
-        await amy.shutDown()
-        #expect(outcome == .failed("the server said: the party: the server is restarting"))
+        // Told at the drain's start, while the host keeps the drain going: a chat line, then a
+        // close without `Error`, so she keeps trying.
+        try await Self.eventually("amy to lose the connection and retry") {
+            await amy.status.reconnecting || ended.withLock { $0 } != nil
+        }
+        #expect(ended.withLock { $0 } == nil, "amy's session ended instead of reconnecting")
+        #expect(notices.all.contains(.chat(from: "Tandem", text: "the server is restarting; reconnecting")))
+        #expect(notices.all.contains { if case .connectionLost = $0 { true } else { false } })
         #expect(serve.isRunning, "still draining: the host is in")
         // No new Syncplay client lands in the draining server.
         try await Self.eventually("the gateway to refuse connections") {
@@ -75,6 +80,59 @@ import WebSocketTransport
         while serve.isRunning, clock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         #expect(!serve.isRunning, "the drain ended once the last member left")
         if !serve.isRunning { #expect(serve.terminationStatus == 0) }
+
+        // The next server on the same ports; the host re-creates the party; amy is back, by herself.
+        let (next, nextLines) = try Self.serve(config: config, folder: folder,
+                                               ["--listen", "127.0.0.1:\(partyPort)", "--syncplay", "127.0.0.1:\(gatewayPort)"])
+        defer { Self.stopProcess(next) }
+        _ = try #require(nextLines.line(startingWith: "syncplay gateway on 127.0.0.1:\(gatewayPort)"), "the next server's gateway")
+        let nextHost = try await Self.host(port: partyPort, logger: logger)
+        defer { nextHost.close() }
+        #expect(ended.withLock { $0 } == nil, "amy's session gave up while the server was away")
+        gate.set(open: true)
+        try await Self.eventually("amy back in the party") {
+            let status = await amy.status
+            return (status.connected && status.users.contains { $0.username == "Hana" }) || ended.withLock { $0 } != nil
+        }
+        #expect(ended.withLock { $0 } == nil, "amy's session ended instead of rejoining")
+        await amy.leave()
+        #expect(await amyRun.value == .left)
+        await amy.shutDown()
+        await gate.stop()
+    }
+
+    /// Starts `tandem serve --config config` (and `more`) with its standard output read line by line.
+    static func serve(config: URL, folder: URL, _ more: [String] = []) throws -> (Process, LineReader) {
+        let serve = Process()
+        serve.executableURL = try URLOpenErrorTests.binary()
+        serve.arguments = ["serve", "--config", config.path, "--state-dir", folder.path] + more
+        let output = Pipe()
+        serve.standardOutput = output
+        serve.standardError = FileHandle.nullDevice
+        try serve.run()
+        return (serve, LineReader(output.fileHandleForReading))
+    }
+
+    static func stopProcess(_ serve: Process) {
+        if serve.isRunning { Foundation.kill(serve.processIdentifier, SIGKILL) }
+        serve.waitUntilExit()
+    }
+
+    /// Hana, creating party "p" (key "k") over the party protocol; returns once welcomed.
+    static func host(port: Int, logger: Logger) async throws -> WebSocketConnection {
+        let host = try await WebSocketClient.connect(host: "127.0.0.1", port: port, path: "/party/p", logger: logger)
+        let item = MediaItem(title: "party.mp4", identity: MediaIdentity(bytes: 1, duration: 60, streams: ["video"]))
+        host.send(PartyProtocol.encode(.hello(Hello(party: "p", key: "k", name: "Hana", create: PartyConfig(items: [item])))))
+        var inbound = host.inbound.makeAsyncIterator()
+        #expect(await inbound.next()?.text.contains("welcome") == true)
+        return host
+    }
+
+    /// What a session told its user, for assertions.
+    final class NoticeLog: Sendable {
+        private let list = Mutex<[SyncplayNotice]>([])
+        func append(_ notice: SyncplayNotice) { list.withLock { $0.append(notice) } }
+        var all: [SyncplayNotice] { list.withLock { $0 } }
     }
 
     /// Polls `condition` every 50 ms; fails after ``bound``.

@@ -44,7 +44,7 @@ final class SyncplayOutput: Sendable {
             return
         }
         var line = "syncplay room \(s.room) as \(s.me) · \(s.users.count + 1) here"
-        if !s.connected { line += " · connecting…" }
+        if !s.connected { line += s.reconnecting ? " · reconnecting…" : " · connecting…" }
         if let skew = s.skewMs { line += String(format: " · off %+.0f ms", skew) }
         if let p = s.position {
             line += " · \(EventOutput.timestamp(p)) / \(s.duration.map(EventOutput.timestamp) ?? "--:--:--")"

@@ -1,0 +1,86 @@
+import Foundation
+import PartyNet
+import PartyKit
+import Testing
+import SyncplayKit
+@testable import SyncplayNet
+
+/// A real syncplay + mpv client in a Tandem party through the gateway, when the party server
+/// restarts: the gateway tells it why in a chat line and hangs up without Syncplay's `Error`, so
+/// syncplay reconnects by itself (up to its 999 retries) and is back in the party, following the
+/// host, with nobody doing anything.
+@Suite(.serialized) struct SyncplayGatewayRestartTests {
+    @Test func aRealSyncplayClientIsBackInThePartyAfterTheServerRestarts() async throws {
+        if let missing = SyncplayBinaries.missing {
+            print("skipping the Syncplay gateway restart test: \(missing)")
+            return
+        }
+        let home = try SyncplayGatewayTests.home()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let party = try await GatewayParty.start(control: .everyone)
+        let partyPort = await party.host.options.link.port
+        let gatewayPort = party.gateway.port
+        let peer = try await SyncplayGatewayTests.Peer.join(party, name: "amy", home: home)
+        var restarted: (server: PartyServerRunner, gateway: SyncplayGatewayServer)?
+        do {
+            try await TestSupport.eventually(SyncplayGatewayTests.startBound, "amy (Syncplay) in the party's list") {
+                await party.names().contains(SyncplayPartyBridge.partyName("amy"))
+            }
+            // syncplay takes its player once mpv has the file: a chat line before that breaks its
+            // line handling (an AttributeError on its missing player).
+            try await TestSupport.eventually(SyncplayGatewayTests.startBound, "mpv to load the file") {
+                (try? await peer.mpv.get("duration"))?.double != nil
+            }
+
+            // The server restarts as `tandem serve` drains: the gateway stops listening, every member
+            // (the host, amy's) is told the server is restarting, then everything stops.
+            await party.gateway.stopListening()
+            await party.server.tellEveryone(shuttingDown: "the server is restarting")
+            try await TestSupport.eventually(SyncplayRealServerTests.propagationBound, "syncplay to be told why and to retry") {
+                peer.process.output.contains("<Tandem> the server is restarting; reconnecting")
+                    && peer.process.output.contains("attempting to reconnect")
+            }
+            await party.gateway.stop()
+            await party.server.stop()
+            // syncplay retries every 3.2 s at most: held still until the host has re-created the
+            // party on the new server, so that its try finds the party (an unknown room is final).
+            kill(peer.process.process.processIdentifier, SIGSTOP)
+            let server = PartyServerRunner(host: "127.0.0.1", port: partyPort, logger: TestSupport.quietLogger)
+            _ = try await server.start()
+            let gateway = try await SyncplayGatewayServer.start(host: "127.0.0.1", port: gatewayPort, parties: server,
+                                                                logger: TestSupport.quietLogger)
+            restarted = (server, gateway)
+            try await TestSupport.eventually(SyncplayGatewayTests.startBound, "the host to re-create the party") {
+                await server.partyCount == 1
+            }
+            kill(peer.process.process.processIdentifier, SIGCONT)
+
+            // Nobody does anything: syncplay is back in the party, and follows the host.
+            try await TestSupport.eventually(SyncplayGatewayTests.startBound, "amy (Syncplay) back in the party") {
+                await party.names().contains(SyncplayPartyBridge.partyName("amy"))
+            }
+            await party.host.request(.seek, value: 20)
+            await party.host.request(.play)
+            try await SyncplayGatewayTests.expectFollowing(peer, party, playing: true, beyond: 19, "mpv to play with the host after the restart")
+            #expect(!peer.process.output.contains("Disconnected from server"), "syncplay never gave up")
+        } catch {
+            kill(peer.process.process.processIdentifier, SIGCONT)
+            print("syncplay client log:\n\(peer.process.output)")
+            await Self.stop(peer, party, restarted)
+            throw error
+        }
+        await Self.stop(peer, party, restarted)
+    }
+
+    /// Ends the client, the host, and whichever server and gateway run now.
+    static func stop(_ peer: SyncplayGatewayTests.Peer, _ party: GatewayParty,
+                     _ restarted: (server: PartyServerRunner, gateway: SyncplayGatewayServer)?) async {
+        await peer.stop()
+        guard let restarted else { return await party.stop() }
+        await restarted.gateway.stop()
+        await party.host.leave()
+        _ = await party.hostRun.value
+        await party.host.shutDown()
+        await restarted.server.stop()
+    }
+}

@@ -32,15 +32,22 @@ struct WebSocketOnLoopTests {
         await harness.server.stop()
     }
 
-    /// Past the limit of a second, answerable messages are delivered (the application's own flood limit
-    /// sees them). The four pings are sent back to back: they arrive well within one second.
-    @Test func pastTheLimitMessagesAreDeliveredInstead() async throws {
+    /// A connected pair whose server answers pings inline, two a second, once a first message has
+    /// crossed (so the answering is in place before the client sends).
+    static func answeringTwoASecond() async throws -> (Harness, WebSocketConnection, WebSocketConnection) {
         let harness = try await Harness.start(echo: false)
         let client = try await harness.connect()
         let server = try await harness.nextConnection()
-        server.answerInline(limitPerSecond: 2, Self.answer)
+        server.answerInline(limitPerSecond: 2, answer)
         server.send("ready")
         #expect(try await next(client.inbound) == "ready")
+        return (harness, client, server)
+    }
+
+    /// Past the limit of a second, answerable messages are delivered (the application's own flood limit
+    /// sees them). The four pings are sent back to back: they arrive well within one second.
+    @Test func pastTheLimitMessagesAreDeliveredInstead() async throws {
+        let (harness, client, server) = try await Self.answeringTwoASecond()
 
         for n in 1...4 { client.send("ping\(n)") }
         #expect(try await next(client.inbound) == "pong1")
@@ -54,12 +61,7 @@ struct WebSocketOnLoopTests {
     /// how many the peer sent in its second (an application's flood limit compares that). Sent in one
     /// write: they arrive well within one second.
     @Test func answeredMessagesCountTowardTheLimitAndTheDeliveredCount() async throws {
-        let harness = try await Harness.start(echo: false)
-        let client = try await harness.connect()
-        let server = try await harness.nextConnection()
-        server.answerInline(limitPerSecond: 2, Self.answer)
-        server.send("ready")
-        #expect(try await next(client.inbound) == "ready")
+        let (harness, client, server) = try await Self.answeringTwoASecond()
 
         client.send(utf8Messages: ["ping1", "hello", "ping2", "ping3"].map { ByteBuffer(string: $0) })
         #expect(try await next(client.inbound) == "pong1")

@@ -109,6 +109,45 @@ import Testing
         #expect(pacer.interval > ClockSync.steadyInterval)
     }
 
+    /// A backed-off estimate that moves within its bounds (not a disturbance) goes back one stage, to the
+    /// drift-feeding pace, not to the steady pace; calm again, it backs off anew.
+    @Test func aWobbleWhileBackedOffFallsBackOneStage() {
+        var pacer = PingPacer()
+        pacer.burstEnded()
+        for _ in 0..<40 { pacer.exchanged(Self.calm) }
+        #expect(pacer.interval == PingPacer.maxInterval)
+        pacer.exchanged(.init(offsetStep: PingPacer.calmOffsetStep * 3, inconsistency: -0.001, uncertainty: 0.0005, driftKnown: true))
+        #expect(pacer.state == .feedingDrift)
+        #expect(pacer.interval == PingPacer.driftFeedInterval)
+        pacer.exchanged(Self.calm)
+        #expect(pacer.interval == min(PingPacer.driftFeedInterval * PingPacer.backOffFactor, PingPacer.maxInterval))
+    }
+
+    /// A member of a loaded server on loopback: a round trip of microseconds plus up to 3 ms of queueing
+    /// each way. Its estimate wobbles by tenths of a millisecond as fast exchanges age out of the window;
+    /// it must not answer each wobble with ten pings a second (those pings are the server's load). Over
+    /// four minutes after the first it stays near one ping a second, and its clock within half a millisecond.
+    @Test func aLoadedServersJitterKeepsThePingsBackedOff() throws {
+        var sync = ClockSync()
+        var link = SyntheticClockLink(offset: 100, drift: 100e-6, latency: 30e-6, jitter: 3e-3, seed: 5)
+        var t = 0.0
+        var pings = 0
+        var errors: [Double] = []
+        while t < 300 {
+            sync.add(link.exchange(at: t))
+            t += sync.nextInterval
+            guard t > 60 else { continue }
+            pings += 1
+            let estimate = try #require(sync.estimate)
+            errors.append(abs(estimate.party(fromLocal: t) - link.party(t)))
+        }
+        let rate = Double(pings) / 240
+        #expect(rate < 1.2, "\(rate) pings a second")
+        errors.sort()
+        let p95 = errors[errors.count * 95 / 100]
+        #expect(p95 < 0.5e-3, "clock error p95 \(p95 * 1000) ms")
+    }
+
     /// The clock sync on a quiet link, paced by itself: it backs off to the cap, keeps its estimate, and
     /// is back at the steady pace one exchange after the server's clock steps by 50 ms.
     @Test func clockSyncBacksOffOnAQuietLinkAndSpeedsUpAfterAStep() throws {

@@ -182,7 +182,6 @@ final class LoadMember: Sendable {
         }
         if !follow.isEmpty { perform(follow, now: now, phase: phase) }
         // No player, so nothing to check against the timeline: only pings, statuses and commands.
-        // No player, so nothing to check against the timeline: only pings, statuses and commands.
         let next = state.withLock { state in
             min(state.core.nextWake(after: now, checking: false), state.nextCommand ?? .infinity)
         }

@@ -38,6 +38,12 @@ public enum PartyProtocol {
     }
 
     public static func encode(_ message: PartyMessage) -> String {
+        // Pings, pongs and statuses (most messages) without Foundation's encoder.
+        HotMessageEncoder.encode(message) ?? encodeWithCodec(message)
+    }
+
+    /// The message as Foundation's encoder writes it.
+    static func encodeWithCodec(_ message: PartyMessage) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         // JSON has no NaN or infinity: written as strings they fail to decode on the other side

@@ -116,13 +116,6 @@ final class LoadMember: Sendable {
         perform(actions, now: now, phase: phase)
     }
 
-    /// A time ping's wire text, written directly (the same JSON as ``PartyProtocol/encode(_:)``, keys
-    /// sorted): the message a member sends most, made without an encoder. A non-finite t0 takes the codec.
-    static func pingText(id: Int, t0: Double) -> String {
-        guard t0.isFinite else { return PartyProtocol.encode(.timePing(TimePing(id: id, t0: t0))) }
-        return "{\"id\":\(id),\"t0\":\(t0),\"type\":\"timePing\"}"
-    }
-
     /// Play, seek, pause, again and again: every kind of timeline the fan-out carries.
     static func commandCycle(_ round: Int) -> (action: Command.Action, value: Double?) {
         switch round % 3 {
@@ -169,7 +162,7 @@ final class LoadMember: Sendable {
                     }
                 }
                 // t0 is the instant the ping leaves, as a real member stamps it.
-                connection.send(stampedAt: { t0 in Self.pingText(id: ping.id, t0: max(t0, ping.t0)) })
+                connection.send(stampedAt: { t0 in PartyProtocol.encode(.timePing(TimePing(id: ping.id, t0: max(t0, ping.t0)))) })
             case .send(let message):
                 if phase == .measuring { state.withLock { $0.statistics.messagesSent += 1 } }
                 connection.send(PartyProtocol.encode(message))

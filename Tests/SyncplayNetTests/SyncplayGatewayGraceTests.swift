@@ -36,10 +36,11 @@ import SyncplayKit
         // The party that is there: welcomed as ever.
         let peer = try await RawSyncplayPeer.connect(port: party.gateway.port)
         try await peer.send(SyncplayGatewayMisbehaviourTests.hello(room: party.party, name: "amy"))
-        try await TestSupport.eventually(Self.bound, "amy to join") {
-            await party.names().contains(SyncplayPartyBridge.partyName("amy"))
+        try await TestSupport.eventually(Self.bound, "amy to be welcomed into the party") {
+            let inParty = await party.names().contains(SyncplayPartyBridge.partyName("amy"))
+            return inParty && peer.text.contains(#""Hello":"#)
         }
-        #expect(peer.text.contains(#""Hello":"#), "\(peer.text)")
+        #expect(!peer.isClosed)
         await peer.close()
 
         // A gateway past its grace on the same server: the missing party is final.

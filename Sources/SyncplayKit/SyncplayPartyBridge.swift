@@ -62,10 +62,15 @@ public struct SyncplayPartyBridge: Sendable {
     /// The shared playlist the client was given (the party's items), once its file mapped onto
     /// the party's item; nil before (SyncplayPartyBridge+Playlist).
     var sharedPlaylist: [String]?
+    /// The gateway's first minute, when a room naming no party is hung up on instead of refused
+    /// (its host may not have re-created it yet); nil: "no party" is always an `Error`.
+    public let grace: SyncplayRestartGrace?
 
     /// `offersTLS`: the gateway has a certificate, and a client asking for STARTTLS gets it.
-    public init(motd: String = "", offersTLS: Bool = false, now: Double) {
+    /// `grace`: when the gateway started (``SyncplayRestartGrace``).
+    public init(motd: String = "", offersTLS: Bool = false, now: Double, grace: SyncplayRestartGrace? = nil) {
         core = SyncplayServerCore(motd: motd, offersTLS: offersTLS, now: now)
+        self.grace = grace
     }
 
     /// The room's state for the client at `now`.
@@ -110,6 +115,11 @@ public struct SyncplayPartyBridge: Sendable {
         switch check {
         case .accepted(let key):
             return [.connect(Hello(party: party, key: key, name: Self.partyName(requestedName)))]
+        case .unknownParty where grace?.covers(now) == true:
+            // The server has just started: the party's host may still be on its way back to
+            // re-create it. Without an `Error`, Syncplay's client tries again.
+            return perform(core.hangUp("no party \"\(party)\" on this server yet (it has just started; the host may not be back); reconnecting"),
+                           now: now)
         case .unknownParty:
             return perform(core.deny("no party \"\(party)\" on this server (the room is the party ID)"), now: now)
         case .wrongKey:

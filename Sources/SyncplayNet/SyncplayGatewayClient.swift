@@ -25,12 +25,13 @@ final class SyncplayGatewayClient: Sendable {
     private let inputs: AsyncStream<Input>.Continuation
     private let run: Task<Void, Never>
 
-    init(channel: any Channel, peer: String, parties: PartyServerRunner, tls: NIOSSLContext?, logger: Logger,
-         onEnd: @escaping @Sendable (SyncplayGatewayClient) -> Void) {
+    /// `grace`: when the gateway started, for the bridge's "no party" decision (``SyncplayRestartGrace``).
+    init(channel: any Channel, peer: String, parties: PartyServerRunner, tls: NIOSSLContext?, grace: SyncplayRestartGrace,
+         logger: Logger, onEnd: @escaping @Sendable (SyncplayGatewayClient) -> Void) {
         self.channel = channel
         let (stream, inputs) = AsyncStream.makeStream(of: Input.self)
         self.inputs = inputs
-        let driver = Driver(channel: channel, peer: peer, parties: parties, tls: tls, inputs: inputs, logger: logger)
+        let driver = Driver(channel: channel, peer: peer, parties: parties, tls: tls, grace: grace, inputs: inputs, logger: logger)
         run = Task { await driver.run(stream) }
         let run = run
         Task { [weak self] in
@@ -55,12 +56,13 @@ final class SyncplayGatewayClient: Sendable {
         let parties: PartyServerRunner
         /// The party server's TLS identity, offered to clients asking for STARTTLS.
         let tls: NIOSSLContext?
+        let grace: SyncplayRestartGrace
         let inputs: AsyncStream<Input>.Continuation
         let logger: Logger
         let clock = MonotonicTimeSource()
 
         func run(_ stream: AsyncStream<Input>) async {
-            var bridge = SyncplayPartyBridge(offersTLS: tls != nil, now: clock.now())
+            var bridge = SyncplayPartyBridge(offersTLS: tls != nil, now: clock.now(), grace: grace)
             var member: Int?
             var timer: Task<Void, Never>?
             let ticker = Task { [inputs] in

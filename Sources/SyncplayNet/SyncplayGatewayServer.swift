@@ -1,4 +1,5 @@
 import Logging
+import MediaTime
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -28,10 +29,14 @@ public final class SyncplayGatewayServer: Sendable {
     }
 
     /// Listens on `host:port` (0: any free port) for Syncplay clients of `parties`' parties;
-    /// `tls` (the party server's identity) for STARTTLS.
+    /// `tls` (the party server's identity) for STARTTLS. For `partyGrace` seconds from now a room
+    /// naming no party is hung up on without an `Error`, so that its client retries while the
+    /// party's host re-creates it after a restart (``SyncplayRestartGrace``; 0: refused at once).
     public static func start(host: String, port: Int, parties: PartyServerRunner, tls: NIOSSLContext? = nil,
+                             partyGrace: Double = SyncplayRestartGrace.standardLength,
                              logger: Logger) async throws -> SyncplayGatewayServer {
         let clients = Registry()
+        let grace = SyncplayRestartGrace(started: MonotonicTimeSource().now(), length: partyGrace)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -43,7 +48,8 @@ public final class SyncplayGatewayServer: Sendable {
                         try child.pipeline.syncOperations.addHandler(Refuser(reason: "the gateway has \(maxClients) clients already"))
                     }
                 }
-                let client = SyncplayGatewayClient(channel: child, peer: peer, parties: parties, tls: tls, logger: logger) { clients.remove($0) }
+                let client = SyncplayGatewayClient(channel: child, peer: peer, parties: parties, tls: tls, grace: grace,
+                                                   logger: logger) { clients.remove($0) }
                 clients.add(client)
                 return child.eventLoop.makeCompletedFuture {
                     try child.pipeline.syncOperations.addHandler(

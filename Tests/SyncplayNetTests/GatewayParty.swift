@@ -29,12 +29,13 @@ struct GatewayParty: Sendable {
         var timelineReasons: [String] { all.compactMap { if case .timeline(_, let reason) = $0 { reason } else { nil } } }
     }
 
-    /// `tls`: the gateway's STARTTLS identity (nil: it declines STARTTLS).
+    /// `tls`: the gateway's STARTTLS identity (nil: it declines STARTTLS); `partyGrace`: the
+    /// gateway's ``SyncplayRestartGrace`` (0: an unknown room is an `Error` at once).
     static func start(party: String = "p\(UInt32.random(in: 0...UInt32.max))", control: ControlPolicy,
-                      tls: NIOSSLContext? = nil) async throws -> GatewayParty {
+                      tls: NIOSSLContext? = nil, partyGrace: Double = SyncplayRestartGrace.standardLength) async throws -> GatewayParty {
         let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: TestSupport.quietLogger)
         let port = try await server.start()
-        let gateway = try await SyncplayGatewayServer.start(host: "127.0.0.1", port: 0, parties: server, tls: tls,
+        let gateway = try await SyncplayGatewayServer.start(host: "127.0.0.1", port: 0, parties: server, tls: tls, partyGrace: partyGrace,
                                                              logger: TestSupport.quietLogger)
         let notices = Notices()
         let link = PartyLink(host: "127.0.0.1", port: port, party: party, key: key, insecure: true)

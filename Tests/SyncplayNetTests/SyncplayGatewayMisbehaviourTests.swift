@@ -33,8 +33,10 @@ import SyncplayKit
     }
 
     /// Runs `misbehave` with a fake peer beside a bystander; returns what the peer was told.
-    static func misbehaving(_ misbehave: @escaping @Sendable (RawSyncplayPeer, GatewayParty) async throws -> Void) async throws -> String {
-        let party = try await GatewayParty.start(control: .everyone)
+    /// `partyGrace`: the gateway's (``SyncplayRestartGrace``).
+    static func misbehaving(partyGrace: Double = SyncplayRestartGrace.standardLength,
+                            _ misbehave: @escaping @Sendable (RawSyncplayPeer, GatewayParty) async throws -> Void) async throws -> String {
+        let party = try await GatewayParty.start(control: .everyone, partyGrace: partyGrace)
         let (bystander, run) = try await Self.bystander(party)
         let peer = try await RawSyncplayPeer.connect(port: party.gateway.port)
         try await misbehave(peer, party)
@@ -96,8 +98,9 @@ import SyncplayKit
         let missing = try await Self.misbehaving { peer, party in try await peer.send(Self.hello(room: party.party, password: nil)) }
         #expect(missing.contains("Password required"), "\(missing)")
 
-        let unknown = try await Self.misbehaving { peer, _ in try await peer.send(Self.hello(room: "no-such-party")) }
-        #expect(unknown.contains(#"no party \"no-such-party\" on this server"#), "\(unknown)")
+        // Past the gateway's restart grace (none here), an unknown room is final.
+        let unknown = try await Self.misbehaving(partyGrace: 0) { peer, _ in try await peer.send(Self.hello(room: "no-such-party")) }
+        #expect(unknown.contains(#"{"Error":{"message":"no party \"no-such-party\" on this server (the room is the party ID)"}}"#), "\(unknown)")
     }
 
     /// Wrong Syncplay passwords count toward the party server's wrong-key limit of the address: past

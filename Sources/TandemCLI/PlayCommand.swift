@@ -142,22 +142,10 @@ struct PlayCommand: AsyncParsableCommand {
                                 wallSeconds: MonotonicTimeSource().now() - wallStart)
         // Quit by a signal: with the position saved and the summary out, die of that signal, so
         // that a shell running `tandem play` in a loop stops as well (it sees its child killed).
-        if let signal = session.quitSignal { Self.die(of: signal) }
+        if let signal = session.quitSignal { Signals.die(of: signal) }
         // As before playlists: a file that does not open (or whose outputs fail) is exit status 1;
         // in a playlist, only when none played.
         if session.failed { throw ExitCode.failure }
-    }
-
-    /// Ends the process by `signal` with its default action (unblocked in this thread first: the
-    /// dispatch source that heard it may keep it blocked).
-    static func die(of signal: Int32) -> Never {
-        Foundation.signal(signal, SIG_DFL)
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, signal)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        raise(signal)
-        Foundation.exit(128 + signal)  // not reached: the default action of SIGINT and SIGTERM ends the process
     }
 }
 

@@ -195,6 +195,7 @@ let package = Package(
             dependencies: ["PartyCluster", "PartyKit", "PartyService", "PartyNet", "WebSocketTransport", "SyncplayNet", "SyncplayKit",
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "PostgresNIO", package: "postgres-nio"),
                            .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "FFmpegKit"]),

@@ -34,7 +34,7 @@ struct ClusterMediaTests {
     static let readAhead = 2.0
 
     @Test func aStreamingGuestAndTheHostsRelayFollowThePartyToItsNewNode() async throws {
-        let (a, b) = try await ClusterServeTests.twoNodes(lease: .seconds(3))
+        let (a, b) = try await ClusterServeTests.twoNodes(lease: ClusterServeTests.killedOwnerLease)
         let party = TestDatabase.unique("media-takeover")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-media-\(UUID().uuidString)").path
         let empty = folder + "/guest", mine = folder + "/host"

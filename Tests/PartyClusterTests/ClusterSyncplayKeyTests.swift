@@ -30,7 +30,7 @@ struct ClusterSyncplayKeyTests {
     /// Two nodes, a party on each (hosted by raw members), and a Syncplay gateway in front of `b`.
     static func setUp() async throws -> (a: TestNode, b: TestNode, gateway: SyncplayGatewayServer, here: String, elsewhere: String,
                                          hosts: [WebSocketConnection]) {
-        let (a, b) = try await ClusterServeTests.twoNodes(lease: .seconds(10))
+        let (a, b) = try await ClusterServeTests.twoNodes(lease: TestDatabase.steadyLease)
         let gateway = try await SyncplayGatewayServer.start(host: "127.0.0.1", port: 0, parties: b.server, logger: Logger(label: "test.gateway"))
         let here = TestDatabase.unique("here"), elsewhere = TestDatabase.unique("elsewhere")
         let hostA = try await hello(a, party: elsewhere, create: true)

@@ -1,5 +1,7 @@
 import Foundation
+import Logging
 import PartyCluster
+import PostgresNIO
 import Testing
 
 #if canImport(Glibc)
@@ -22,8 +24,14 @@ enum TestDatabase {
         "\(prefix)-\(UInt32.random(in: .min ... .max))-\(UInt32.random(in: .min ... .max))"
     }
 
-    /// A node configuration with a short lease, for tests that wait for one to run out.
-    static func node(_ name: String, lease: Duration = .seconds(10)) -> ClusterConfiguration {
+    /// The lease of nodes in tests where no lease should run out by itself: far longer than any stall
+    /// of a loaded 2-core machine (and a database restart), so a live owner keeps its parties for the
+    /// whole test. A test that needs a lease gone ends it with ``expire(_:)``; only tests about real
+    /// expiry (a killed node's parties moving) use a short lease, and assert nothing it could break.
+    static let steadyLease = Duration.seconds(60)
+
+    /// A node configuration with the given lease.
+    static func node(_ name: String, lease: Duration = steadyLease) -> ClusterConfiguration {
         var configuration = ClusterConfiguration(nodeID: unique(name), address: "wss://\(name).test:7443")
         configuration.leaseLength = lease
         return configuration
@@ -31,7 +39,7 @@ enum TestDatabase {
 
     /// Runs `body` with two directories (two nodes) on the test database.
     static func withTwoNodes<T: Sendable>(
-        lease: Duration = .seconds(10),
+        lease: Duration = steadyLease,
         _ body: (ClusterDirectory, ClusterDirectory) async throws -> T
     ) async throws -> T {
         let url = try #require(url)
@@ -45,6 +53,59 @@ enum TestDatabase {
     /// Whether no node holds a live lease on the party (false while the lookup fails).
     static func isFree(_ party: String, in directory: ClusterDirectory) async -> Bool {
         do { return try await directory.lookup(party: party) == nil } catch { return false }
+    }
+
+    /// Ends `lease` as time does for an owner that stopped renewing (a killed node): its expiry moves
+    /// into the past on PostgreSQL's clock, the only clock the directory's claims and lookups read.
+    /// Owner, generation and snapshot stay, so what follows is what follows a real expiry, without
+    /// waiting out a short lease that a stall on a loaded machine could also end too early.
+    static func expire(_ lease: PartyLease) async throws {
+        let expired = try await withConnection { connection in
+            var matched = false
+            for try await _ in try await connection.query("""
+                UPDATE tandem_parties SET lease_expires = now() - interval '1 second'
+                WHERE party_id = \(lease.party) AND lease_generation = \(lease.generation)
+                RETURNING party_id
+                """, logger: sqlLogger) {
+                matched = true
+            }
+            return matched
+        }
+        try #require(expired, "no lease of generation \(lease.generation) on \(lease.party) to expire")
+    }
+
+    /// The node the party's row names as owner, its lease live or run out (nil without a row): who
+    /// holds the party, even while a stall of the owner's renewals has let its lease lapse for a
+    /// moment (the owner renews it after, as nobody else claimed it).
+    static func holder(of party: String) async throws -> String? {
+        try await withConnection { connection in
+            var holder: String?
+            for try await (node) in try await connection.query(
+                "SELECT owner_node FROM tandem_parties WHERE party_id = \(party)", logger: sqlLogger
+            ).decode(String.self) {
+                holder = node
+            }
+            return holder
+        }
+    }
+
+    static let sqlLogger = Logger(label: "test.sql")
+
+    /// Runs `body` on a connection of its own to the test database (loopback, without TLS, as
+    /// with-postgres.sh starts it), closed after.
+    static func withConnection<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let url = try #require(url)
+        let configuration = PostgresConnection.Configuration(
+            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: .disable)
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: sqlLogger)
+        do {
+            let result = try await body(connection)
+            try await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw error
+        }
     }
 
     /// Runs pg_ctl on the test server (as the user with-postgres.sh runs it as), e.g. `stop -m fast`.

@@ -118,17 +118,20 @@ extension ClusterGateTests {
     /// A node that joins after the members did is announced to them (`nodes`, protocol 5): a member
     /// whose node dies can reconnect to it, not only to the nodes its welcome listed.
     ///
-    /// A node lists another as live while its heartbeat is younger than a lease, so the nodes run on the
-    /// steady lease (a short one could drop b from a's list during a stall); c is then announced on a's
-    /// next read of the nodes, within a third of it.
+    /// A node lists another as live while its heartbeat is younger than a lease, so the nodes run on a
+    /// long lease (a short one could drop b from a's list during a stall); c is then announced on a's
+    /// next read of the nodes, within a third of it: 30 s keeps that wait near 10 s, and b in a's list
+    /// through a stall of up to about 20 s.
+    static let announcedNodeLease: Duration = .seconds(30)
+
     @Test func aNodeAddedLaterIsAnnouncedToMembers() async throws {
-        let (a, b) = try await ClusterServeTests.twoNodes(lease: TestDatabase.steadyLease)
+        let (a, b) = try await ClusterServeTests.twoNodes(lease: Self.announcedNodeLease)
         let party = TestDatabase.unique("late-node")
         let host = TestMembers.member(a.link(party, key: ClusterServeTests.key), name: "Hana", create: try TestMembers.config())
         let hostRun = Task { await host.run() }
         try await eventually("the host is in") { await host.status.me != nil }
         #expect(await host.clusterNodes.contains(b.address))
-        let c = try await TestNode.start("c", lease: TestDatabase.steadyLease)
+        let c = try await TestNode.start("c", lease: Self.announcedNodeLease)
         try await eventually("a tells its member about c") { await host.clusterNodes.contains(c.address) }
         await host.leave()
         _ = await hostRun.value

@@ -92,20 +92,50 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The party on a real network: the server runner and the member runner (players, stories).
+        // TLS for both roles of a party: the server's identity (self-signed or given), a member's trust
+        // (pinned, verified or insecure; trust on first use), fingerprints, the state folder.
         .target(
-            name: "PartyNet",
+            name: "PartySecurity",
             dependencies: [
-                "PartyKit", "StoryKit", "PlayerCore", "FFmpegKit", "MediaTime", "WebSocketTransport",
+                "PartyKit", "WebSocketTransport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
+        // The party server on the network: the runner (PartyServerCore on real connections), the media
+        // endpoint and relay, the cluster gate. Links no decoder: no FFmpeg, PlayerCore or StoryKit.
+        .target(
+            name: "PartyServer",
+            dependencies: [
+                "PartyKit", "PartySecurity", "MediaTime", "WebSocketTransport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // A party member on the network: ParticipantCore on a real connection with real players
+        // (stories), media identified, played locally or streamed through the pinned tunnel; the
+        // host's upstream of its files to a server.
+        .target(
+            name: "PartyClient",
+            dependencies: [
+                "PartyKit", "PartySecurity", "StoryKit", "PlayerCore", "FFmpegKit", "MediaTime", "WebSocketTransport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // A subset of mpv's JSON IPC on a UNIX socket, so mpv tools can watch and steer Tandem.
@@ -122,16 +152,36 @@ let package = Package(
             name: "SyncplayKit",
             dependencies: ["PartyKit", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        // Tandem in a Syncplay room on a real network: the line connection, the player, the session.
+        // Syncplay's line protocol on the network, for both roles: the NIO line connection (STARTTLS).
         .target(
             name: "SyncplayNet",
             dependencies: [
-                "SyncplayKit", "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartyNet",
-                .product(name: "Logging", package: "swift-log"),
+                "SyncplayKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
+            ]
+        ),
+        // Syncplay clients in Tandem parties: the gateway (a Syncplay server in front of PartyServer).
+        .target(
+            name: "SyncplayGateway",
+            dependencies: [
+                "SyncplayKit", "SyncplayNet", "PartyKit", "PartySecurity", "PartyServer", "MediaTime",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // Tandem in a Syncplay room: the client session and its player.
+        .target(
+            name: "SyncplayClient",
+            dependencies: [
+                "SyncplayKit", "SyncplayNet", "PlayerCore", "FFmpegKit", "MediaTime",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // `tandem serve` as a service: settings (config file, environment), the admin port and
@@ -139,7 +189,7 @@ let package = Package(
         .target(
             name: "PartyService",
             dependencies: [
-                "PartyNet", "PartyKit", "PartyCluster",
+                "PartyServer", "PartyKit", "PartyCluster",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -156,7 +206,6 @@ let package = Package(
             dependencies: [
                 "PartyKit",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -164,8 +213,8 @@ let package = Package(
         .executableTarget(
             name: "TandemCLI",
             dependencies: [
-                "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartyNet", "WebSocketTransport", "MPVIPC", "StoryKit", "TandemWindow",
-                "SyncplayKit", "SyncplayNet", "PartyService", "PartyCluster", "SubtitleKit",
+                "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity", "PartyServer", "PartyClient", "WebSocketTransport", "MPVIPC", "StoryKit", "TandemWindow",
+                "SyncplayKit", "SyncplayGateway", "SyncplayClient", "PartyService", "PartyCluster", "SubtitleKit",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -178,7 +227,7 @@ let package = Package(
         .target(name: "FuzzDriver"),
         .executableTarget(name: "FuzzPartyMessage", dependencies: ["FuzzDriver", "PartyKit"]),
         .executableTarget(name: "FuzzIPCRequest", dependencies: ["FuzzDriver", "MPVIPC"]),
-        .executableTarget(name: "FuzzByteRange", dependencies: ["FuzzDriver", "PartyNet"]),
+        .executableTarget(name: "FuzzByteRange", dependencies: ["FuzzDriver", "PartyServer"]),
         .executableTarget(
             name: "FuzzHTTPUpgrade",
             dependencies: [
@@ -192,7 +241,8 @@ let package = Package(
         .testTarget(name: "FFmpegKitTests", dependencies: ["FFmpegKit"]),
         .testTarget(
             name: "PartyClusterTests",
-            dependencies: ["PartyCluster", "PartyKit", "PartyService", "PartyNet", "WebSocketTransport", "SyncplayNet", "SyncplayKit",
+            dependencies: ["PartyCluster", "PartyKit", "PartyService", "PartyServer", "PartyClient", "PartySecurity", "WebSocketTransport",
+                           "SyncplayGateway", "SyncplayKit",
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -215,10 +265,15 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .testTarget(name: "PartyServerTests", dependencies: ["PartyServer", "PartyKit"]),
         .testTarget(
-            name: "PartyNetTests",
+            name: "PartyClientTests",
             dependencies: [
-                "PartyNet", "PartyKit", "StoryKit", "PlayerCore", "WebSocketTransport",
+                "PartyClient", "PartyServer", "PartySecurity", "PartyKit", "StoryKit", "PlayerCore", "FFmpegKit",
+                "MediaTime", "WebSocketTransport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -226,14 +281,14 @@ let package = Package(
         ),
         .testTarget(
             name: "PartyServiceTests",
-            dependencies: ["PartyService", "PartyNet", "PartyKit", "WebSocketTransport",
+            dependencies: ["PartyService", "PartyServer", "PartyClient", "PartyKit", "WebSocketTransport",
                            .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "MPVIPCTests", dependencies: ["MPVIPC", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "TandemCLITests",
             dependencies: ["TandemCLI", "MPVIPC", "PlayerCore", "FFmpegKit", "MediaTime", "PartySimulator", "PartyKit", "StoryKit",
-                           "PartyNet", .product(name: "Logging", package: "swift-log")]
+                           "PartyServer", "PartyClient", "SyncplayClient", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "StoryKitTests",
@@ -247,7 +302,8 @@ let package = Package(
         .testTarget(
             name: "SyncplayNetTests",
             dependencies: [
-                "SyncplayNet", "SyncplayKit", "PlayerCore", "PartyKit", "PartyNet",
+                "SyncplayNet", "SyncplayGateway", "SyncplayClient", "SyncplayKit", "PlayerCore", "PartyKit",
+                "PartySecurity", "PartyServer", "PartyClient", "MediaTime",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -1,5 +1,5 @@
 import FuzzDriver
-import PartyNet
+import PartyServer
 
 /// The media `Range` header parser: any header value and resource size give an answer within
 /// the resource, and a parsed range is one the header really said.

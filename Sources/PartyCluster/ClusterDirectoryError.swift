@@ -1,6 +1,5 @@
 import NIOCore
 import PostgresNIO
-import _ConnectionPoolModule
 
 #if canImport(Glibc)
 import Glibc
@@ -95,10 +94,14 @@ public enum ClusterDirectoryError: Error, Equatable, CustomStringConvertible {
             case .sslUnsupported: return "the server does not offer TLS (sslmode=require)"
             default: return "\(psql.code)"
             }
-        case let pool as ConnectionPoolError:
-            if pool == .connectionCreationCircuitBreakerTripped { return "no connection could be made for a while; retrying in the background" }
-            if pool == .poolShutdown { return "the directory is shut down" }
-            return "the request was cancelled"
+        case _ where String(describing: type(of: error)) == "ConnectionPoolError":
+            // postgres-nio's pool error, from a module it does not make public (`_ConnectionPoolModule`):
+            // recognised by its type's name and its case's, so no underscored product is linked.
+            switch Mirror(reflecting: error).children.first.map({ "\($0.value)" }) {
+            case "connectionCreationCircuitBreakerTripped": return "no connection could be made for a while; retrying in the background"
+            case "poolShutdown": return "the directory is shut down"
+            default: return "the request was cancelled"
+            }
         case let connect as NIOConnectionError:
             if let first = connect.connectionErrors.first { return describe(first.error) }
             if let dns = connect.dnsAError ?? connect.dnsAAAAError { return "cannot resolve \(connect.host): \(describe(dns))" }

@@ -1,7 +1,7 @@
 import Logging
 import PartyCluster
 import PartyKit
-import PartyNet
+import PartyServer
 import Synchronization
 
 /// This `tandem serve` as one node of a cluster: the ``PartyPlacement`` a ``PartyServerRunner`` asks,

@@ -1,5 +1,5 @@
 import Logging
-import PartyNet
+import PartyServer
 import ServiceLifecycle
 
 /// `tandem serve` as a service under swift-service-lifecycle: it keeps the metrics' gauges current,

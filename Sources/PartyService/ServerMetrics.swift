@@ -1,4 +1,4 @@
-import PartyNet
+import PartyServer
 import Prometheus
 import Synchronization
 

@@ -2,7 +2,7 @@ import Configuration
 import Foundation
 import Logging
 import PartyCluster
-import PartyNet
+import PartyServer
 
 /// What `tandem serve` runs with, resolved from (highest first) its command-line options, `TANDEM_*`
 /// environment variables, a JSON config file, and the defaults here.

@@ -6,21 +6,21 @@ import SyncplayKit
 /// `deliver`. A line past the limit (or one that never ends) is delivered as an error and the
 /// connection is closed: nothing more is read from such a peer.
 /// With `answersRefusals` (the gateway's side) the peer is first told why, in an `Error` line.
-final class SyncplayLineHandler: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
+package final class SyncplayLineHandler: ChannelInboundHandler {
+    package typealias InboundIn = ByteBuffer
 
     private var framer: SyncplayLineFramer
     private let deliver: @Sendable (SyncplayConnection.Event) -> Void
     private let answersRefusals: Bool
     private var failed = false
 
-    init(maxLineBytes: Int, answersRefusals: Bool = false, deliver: @escaping @Sendable (SyncplayConnection.Event) -> Void) {
+    package init(maxLineBytes: Int, answersRefusals: Bool = false, deliver: @escaping @Sendable (SyncplayConnection.Event) -> Void) {
         framer = SyncplayLineFramer(maxLineBytes: maxLineBytes)
         self.answersRefusals = answersRefusals
         self.deliver = deliver
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !failed else { return }
         let buffer = unwrapInboundIn(data)
         do {
@@ -36,17 +36,17 @@ final class SyncplayLineHandler: ChannelInboundHandler {
         }
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case .handshakeCompleted? = event as? TLSUserEvent { deliver(.tlsEstablished) }
         context.fireUserInboundEventTriggered(event)
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         deliver(.closed)
         context.fireChannelInactive()
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
         deliver(.transportError(String(describing: error)))
         context.close(promise: nil)
     }

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import PartyCluster
 import PartyKit
-import PartyNet
+import PartyClient
 import PartyService
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import PartyCluster
 import PartyKit
-import PartyNet
+import PartyClient
 import PartyService
 import Testing
 

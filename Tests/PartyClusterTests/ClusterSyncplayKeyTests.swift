@@ -1,7 +1,7 @@
 import Logging
 import PartyKit
-import PartyNet
-import SyncplayNet
+
+import SyncplayGateway
 import Testing
 import WebSocketTransport
 

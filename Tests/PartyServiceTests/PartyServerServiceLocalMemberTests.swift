@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PartyKit
-import PartyNet
+import PartyServer
 import ServiceLifecycle
 import Synchronization
 import Testing

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import Logging
 import PartyKit
-import PartyNet
+import PartyClient
 import ServiceLifecycle
 import Testing
 import WebSocketTransport

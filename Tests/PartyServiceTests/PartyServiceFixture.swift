@@ -1,6 +1,6 @@
 import Logging
 import PartyKit
-import PartyNet
+import PartyServer
 import ServiceLifecycle
 import WebSocketTransport
 @testable import PartyService

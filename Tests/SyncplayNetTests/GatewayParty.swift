@@ -2,11 +2,13 @@ import Foundation
 import Logging
 import NIOSSL
 import PartyKit
-import PartyNet
+import PartyServer
+import PartyClient
 import PlayerCore
 import Synchronization
 import SyncplayKit
-@testable import SyncplayNet
+@testable import SyncplayGateway
+@testable import SyncplayClient
 
 /// A Tandem party on loopback for the gateway's tests: a real party server (plain), a real host
 /// member playing assets/party.mp4 headless, and the Syncplay gateway in front of the server.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import SyncplayKit
-@testable import SyncplayNet
+@testable import SyncplayClient
 
 @Suite struct SyncplayFileFinderTests {
     @Test func findsTheRoomsFileByNameSeparatorsHashOrAnotherUsersPath() throws {

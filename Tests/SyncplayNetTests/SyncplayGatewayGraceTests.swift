@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import PartyKit
-@testable import PartyNet
+@testable import PartyClient
 import SyncplayKit
-@testable import SyncplayNet
+@testable import SyncplayGateway
 
 /// Issue #14 follow-up at a real gateway, with a raw Syncplay client over TCP: just after the
 /// gateway started, a room naming no party (its host may not have re-created it after a restart)

@@ -3,7 +3,8 @@ import NIOCore
 import PartyKit
 import Testing
 import SyncplayKit
-@testable import SyncplayNet
+@testable import SyncplayGateway
+@testable import SyncplayClient
 
 /// Issue #13 part 4(c) at the gateway: a fake Syncplay client sends garbage, an oversized line, a
 /// line that never ends, or wrong passwords: it gets a clear `Error` and the close, while Tandem's

@@ -1,9 +1,9 @@
 import Foundation
-import PartyNet
+import PartyServer
 import PartyKit
 import Testing
 import SyncplayKit
-@testable import SyncplayNet
+@testable import SyncplayGateway
 
 /// A real syncplay + mpv client in a Tandem party through the gateway, when the party server
 /// restarts: the gateway tells it why in a chat line and hangs up without Syncplay's `Error`, so

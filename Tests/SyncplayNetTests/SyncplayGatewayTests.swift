@@ -1,10 +1,10 @@
 import Foundation
 import NIOSSL
-import PartyNet
+import PartySecurity
 import PartyKit
 import Testing
 import SyncplayKit
-@testable import SyncplayNet
+
 
 /// Issue #13 part 4(b): a real syncplay + mpv client in a Tandem party, through the gateway
 /// (`serve --syncplay`), all on loopback. It follows the host's play, pause and seek; its own pause

@@ -1,6 +1,6 @@
 import Testing
 import SyncplayKit
-@testable import SyncplayNet
+@testable import SyncplayClient
 
 /// A Syncplay server that sends garbage, an oversized line or a line that never ends: the session
 /// fails with an error naming it, promptly, and a session beside it does not notice.

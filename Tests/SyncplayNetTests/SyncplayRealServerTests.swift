@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import SyncplayKit
-@testable import SyncplayNet
+@testable import SyncplayClient
 
 /// Tandem in a room on Debian's real syncplay-server with a real syncplay + mpv client, all on
 /// loopback: pause and seek from either side reach the other (mpv read over its own IPC socket).

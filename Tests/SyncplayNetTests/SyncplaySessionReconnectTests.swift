@@ -3,6 +3,8 @@ import NIOPosix
 import Testing
 import SyncplayKit
 @testable import SyncplayNet
+@testable import SyncplayGateway
+@testable import SyncplayClient
 
 /// Tandem's Syncplay session after losing its server, as Syncplay's client: a server that closes
 /// the connection (without `Error`) is connected to again and the session is back in its room; a

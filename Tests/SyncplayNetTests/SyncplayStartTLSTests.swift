@@ -2,7 +2,7 @@ import Foundation
 import NIOSSL
 import Testing
 import SyncplayKit
-@testable import SyncplayNet
+@testable import SyncplayClient
 
 /// STARTTLS against Debian's syncplay-server run with `--tls` and a certificate made in the test.
 @Suite(.serialized) struct SyncplayStartTLSTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Logging
 import PartyKit
-import PartyNet
+import PartyServer
+import PartyClient
 import PlayerCore
 import Testing
 import TandemWindow

@@ -3,7 +3,7 @@ import Logging
 import NIOPosix
 import PartyKit
 import SyncplayKit
-import SyncplayNet
+import SyncplayClient
 import Synchronization
 import Testing
 import WebSocketTransport

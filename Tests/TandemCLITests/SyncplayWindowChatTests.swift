@@ -5,7 +5,7 @@ import NIOPosix
 import PlayerCore
 import Synchronization
 import SyncplayKit
-import SyncplayNet
+import SyncplayClient
 import TandemWindow
 import Testing
 @testable import TandemCLI

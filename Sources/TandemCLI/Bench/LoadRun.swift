@@ -3,7 +3,7 @@ import Logging
 import Synchronization
 import MediaTime
 import PartyKit
-import PartyNet
+import PartySecurity
 import WebSocketTransport
 
 /// One `tandem bench load` run: connects the members party by party (hosts first, so their hellos

@@ -1,6 +1,6 @@
 import MPVIPC
 import PartyKit
-import PartyNet
+import PartyClient
 import PlayerCore
 
 /// mpv IPC on a party member (`tandem host/join --ipc`): properties come from the member's player

@@ -3,9 +3,11 @@ import FFmpegKit
 import Foundation
 import Logging
 import PartyKit
-import PartyNet
+import PartySecurity
+import PartyServer
+import PartyClient
 import PlayerCore
-import SyncplayNet
+import SyncplayGateway
 import Synchronization
 
 struct HostCommand: AsyncParsableCommand {

@@ -3,7 +3,8 @@ import FFmpegKit
 import Foundation
 import Logging
 import PartyKit
-import PartyNet
+import PartySecurity
+import PartyClient
 import PlayerCore
 
 struct JoinCommand: AsyncParsableCommand {

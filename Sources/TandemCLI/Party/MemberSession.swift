@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import PartyKit
-import PartyNet
+import PartyClient
 import PlayerCore
 import MPVIPC
 

@@ -1,6 +1,6 @@
 import Foundation
 import PartyKit
-import PartyNet
+import PartyClient
 import Synchronization
 
 /// What `host` and `join` print: notices ("Alice joined the party") and, on a terminal, a live

@@ -1,6 +1,6 @@
 import Foundation
 import PartyKit
-import PartyNet
+import PartyClient
 import PlayerCore
 import StoryKit
 import SubtitleKit

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import PartyKit
-import PartyNet
+import PartySecurity
 
 /// The TLS options every party command shares: where state is kept, and the explicit opt-out.
 struct SecurityOptions: ParsableArguments {

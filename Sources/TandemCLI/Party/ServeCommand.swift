@@ -4,10 +4,11 @@ import Synchronization
 import Logging
 import PartyCluster
 import PartyKit
-import PartyNet
+import PartySecurity
+import PartyServer
 import PartyService
 import ServiceLifecycle
-import SyncplayNet
+import SyncplayGateway
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

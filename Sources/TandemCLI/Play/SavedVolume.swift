@@ -1,5 +1,5 @@
 import Foundation
-import PartyNet
+import PartySecurity
 
 /// The window's volume and mute, kept from one run of `tandem play` to the next in
 /// `$XDG_STATE_HOME/tandem/volume` (`volume=80` and `mute=no` lines, mpv's option form).

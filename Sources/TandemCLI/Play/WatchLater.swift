@@ -1,6 +1,6 @@
 import FFmpegKit
 import Foundation
-import PartyNet
+import PartySecurity
 
 /// mpv's watch-later: where a file was left when the viewer quit, one small file per media file
 /// in `$XDG_STATE_HOME/tandem/watch_later`, named by the MD5 of the file's absolute path (a URL as

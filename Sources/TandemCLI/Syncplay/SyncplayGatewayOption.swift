@@ -1,7 +1,8 @@
 import ArgumentParser
 import Logging
-import PartyNet
-import SyncplayNet
+import PartySecurity
+import PartyServer
+import SyncplayGateway
 
 /// `--syncplay [HOST:]PORT` of `serve` and a self-serving `host`: where the Syncplay gateway
 /// listens (docs/syncplay.md). Without a host, the party server's own listening address.

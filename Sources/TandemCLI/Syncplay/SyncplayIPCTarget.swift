@@ -1,6 +1,6 @@
 import MPVIPC
 import PlayerCore
-import SyncplayNet
+import SyncplayClient
 
 /// mpv IPC on Tandem in a Syncplay room (`tandem join syncplay://… --ipc`): properties come from
 /// the player; pause and seek are the user's own, sent to the room; speed is refused (a Syncplay

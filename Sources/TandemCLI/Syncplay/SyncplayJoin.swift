@@ -5,7 +5,7 @@ import Logging
 import MPVIPC
 import PartyKit
 import SyncplayKit
-import SyncplayNet
+import SyncplayClient
 import TandemWindow
 
 /// `tandem join syncplay://HOST[:PORT]/ROOM`: Tandem as a Syncplay client, in the party window or

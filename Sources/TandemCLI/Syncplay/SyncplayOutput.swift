@@ -1,6 +1,6 @@
 import Foundation
 import SyncplayKit
-import SyncplayNet
+import SyncplayClient
 
 /// What `join syncplay://…` prints, in the shape of a party's output: notices and chat as lines
 /// (with `--json`, `notice`, `chat` and `status` events as for a Tandem party), and on a terminal

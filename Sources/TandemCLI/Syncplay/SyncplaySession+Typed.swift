@@ -1,4 +1,4 @@
-import SyncplayNet
+import SyncplayClient
 
 extension SyncplaySession {
     /// A line the user typed, on the terminal or in the window's chat line: "/who" lists the room,

@@ -1,6 +1,6 @@
 import PlayerCore
 import SyncplayKit
-import SyncplayNet
+import SyncplayClient
 import TandemWindow
 
 /// The party window on a Syncplay room: the room's file with sound, the status line, toasts for

@@ -2,7 +2,8 @@ import Foundation
 import Logging
 import PartyCluster
 import PartyKit
-import PartyNet
+import PartyServer
+import PartyClient
 import PartyService
 import PlayerCore
 import Synchronization

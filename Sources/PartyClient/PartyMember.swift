@@ -1,0 +1,355 @@
+import Foundation
+import Logging
+import PartyKit
+import PartySecurity
+import WebSocketTransport
+import PlayerCore
+import StoryKit
+import Synchronization
+
+/// A host or participant on a real network: connects to the party server, says hello, and drives
+/// ``ParticipantCore`` (pure) and real players from an actor, reconnecting with backoff when
+/// the connection drops. The party's items are a story list: a ``StoryNavigator`` follows the
+/// party's item, with at most two players alive (the next item is opened during the command's lead).
+public actor PartyMember {
+    public struct Options: Sendable {
+        public var link: PartyLink
+        public var name: String
+        /// Set by a host creating the party.
+        public var create: PartyConfig?
+        /// Folders where media items are looked up by name (a host passes its files' folders).
+        public var mediaFolders: [String]
+        /// How the player of item `index` is built (sinks, headless or not).
+        public var playerOptions: @Sendable (Int) -> PlayerOptions
+        /// When the current item ends, ask the party for the next one (a host's stories advance).
+        public var advanceAtEnd: Bool
+        /// How the server is trusted: the party connection, and the media tunnel guests stream through.
+        public var trust: ServerTrust
+        public var logger: Logger
+
+        /// `trust` defaults to what the link says (see ``ServerTrust/init(link:extraRoots:)``).
+        public init(link: PartyLink, name: String, create: PartyConfig? = nil, mediaFolders: [String],
+                    playerOptions: @escaping @Sendable (Int) -> PlayerOptions, advanceAtEnd: Bool = false,
+                    trust: ServerTrust? = nil, logger: Logger) {
+            self.advanceAtEnd = advanceAtEnd
+            self.trust = trust ?? ServerTrust(link: link)
+            self.link = link
+            self.name = name
+            self.create = create
+            self.mediaFolders = mediaFolders
+            self.playerOptions = playerOptions
+            self.logger = logger
+        }
+    }
+
+    public enum Outcome: Sendable, Equatable {
+        case left
+        case ended(String)
+        case failed(String)
+    }
+
+    /// Reconnect backoff: 0.1 s doubling to 5 s, given up after `reconnectGiveUp` seconds.
+    static let backoffStart = 0.1
+    static let backoffMax = 5.0
+    static let reconnectGiveUp = 60.0
+    /// Longest sleep of the tick loop.
+    static let maxTick = 0.05
+    /// Redirects followed in a row, each to a node that answered, without a welcome: more is a loop
+    /// (nodes disagreeing on the owner), not a party moving; a cluster settles a move in one or two.
+    static let maxRedirects = 4
+    /// Longest reconnect backoff in a cluster (the welcome listed other live nodes): there the wait
+    /// is for a dead node's lease to run out at another node, not for one server to come back, so
+    /// the member tries every second (one hello a second) instead of every 5 s.
+    static let clusterBackoffMax = 1.0
+
+    public let options: Options
+    private var core: ParticipantCore
+    private var connection: WebSocketConnection?
+    /// Player work (seeks, item switches, clock switches, corrections), on a task of its own.
+    private let playback: MemberPlayback
+    /// The item whose end already asked for the next (once per item).
+    private var advancedFrom: Int?
+    private var leaving = false
+    private var outcome: Outcome?
+    private let clock = MonotonicTimeSource()
+    private let notices: @Sendable (PartyNotice) -> Void
+    /// Where streamed media is opened: the party's own origin when insecure, else the loopback tunnel's.
+    private let mediaOrigin: OriginBox
+    /// The guest's door to the party node's media (through the pinned TLS unless insecure), which follows
+    /// ``node`` (started by ``run()``, stopped by ``shutDown()``).
+    private var tunnel: PinnedTunnel?
+    /// The node seating this member now: what its media tunnel, and a host's relay connection
+    /// (``MediaUpstream``), follow.
+    public nonisolated let node: MemberNode
+    /// The node dialled now: the link's, or where a redirect or a dead node sent this member.
+    private var target: ClusterTarget
+    /// Set by a redirect until its connection has closed.
+    private var pendingRedirect: NodeAddress?
+    private var redirectsInARow = 0
+    /// The live nodes a `nodes` message listed since the last welcome (fresher than the welcome's).
+    private var latestNodes: [NodeAddress]?
+
+    /// The cluster's live nodes as this member last heard (its welcome, or a later `nodes`): where it
+    /// reconnects if its node dies. Empty outside a cluster.
+    public var clusterNodes: [NodeAddress] { latestNodes ?? core.nodes }
+
+    public init(options: Options, notices: @escaping @Sendable (PartyNotice) -> Void) {
+        self.options = options
+        self.notices = notices
+        target = ClusterTarget(host: options.link.host, port: options.link.port, trust: options.trust)
+        node = MemberNode(nil)
+        core = ParticipantCore(hello: Hello(party: options.link.party, key: options.link.key, name: options.name,
+                                            create: options.create))
+        let box = WeakMember()
+        let link = options.link, folders = options.mediaFolders
+        let origin = OriginBox(link.httpOrigin)
+        mediaOrigin = origin
+        playback = MemberPlayback(options: .init(
+            resolve: { item, index in
+                MediaResolver.resolve(item, index: index, party: link.party, key: link.key, base: origin.current, folders: folders)
+            },
+            playerOptions: options.playerOptions, timeSource: clock,
+            prepared: { epoch in await box.member?.seekPrepared(epoch: epoch) },
+            note: { line in notices(.media(line)) },
+            problem: { message in notices(.error(ErrorMessage(code: .badMessage, message: message))) },
+            media: { source, problem in await box.member?.mediaReported(source: source, problem: problem) }))
+        box.member = self
+    }
+
+    // MARK: What the status line shows
+
+    public struct Status: Sendable {
+        public var party: String
+        public var me: ParticipantInfo?
+        public var participants: [ParticipantInfo]
+        public var skewMs: Double?
+        public var synced: Bool
+        public var position: Double?
+        public var duration: Double?
+        public var playing: Bool
+        public var connected: Bool
+        /// Media items in the party (several: a story party).
+        public var items: Int
+    }
+
+    public var status: Status {
+        let shown = playback.snapshot
+        return Status(party: options.link.party, me: core.me, participants: core.participants, skewMs: core.lastError.map { $0 * 1000 },
+               synced: core.isSynced && shown.pendingShows == 0 && shown.player != nil,
+               position: shown.player?.position, duration: shown.player?.duration,
+               playing: core.timeline?.playing ?? false, connected: connection != nil, items: core.config?.items.count ?? 0)
+    }
+
+    /// This member's seat token (after the welcome): what proves a host's relay connection.
+    public var seatToken: String? { core.token }
+
+    /// The player, for IPC and sinks (nil before the first timeline is applied).
+    public var currentPlayer: Player? { playback.snapshot.player }
+
+    /// The item shown now (nil before the first timeline is applied).
+    public var currentItem: Int? { playback.snapshot.item }
+
+    /// The story navigator that plays the party's items (nil before the first timeline).
+    public var stories: StoryNavigator? { playback.snapshot.navigator }
+
+    // MARK: Running
+
+    /// Runs until the party ends, this member leaves, or the server cannot be reached.
+    public func run() async -> Outcome {
+        if tunnel == nil {
+            // One loopback origin for the whole run: the players' URLs stay valid wherever the party moves.
+            let made = PinnedTunnel(node: target, logger: options.logger)
+            do {
+                let origin = try await made.start()
+                tunnel = made
+                mediaOrigin.value.withLock { $0 = origin }
+                made.follow(node)
+            } catch {
+                await made.stop()
+                return finish(.failed("cannot join \(target.host):\(target.port): \(error)"))
+            }
+        }
+        var failures = 0
+        var downSince: Double?
+        while outcome == nil {
+            let conn: WebSocketConnection
+            do {
+                conn = try await target.trust.connect(host: target.host, port: target.port, path: options.link.path,
+                                                      limits: WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes),
+                                                      logger: options.logger)
+            } catch {
+                if core.me == nil { return finish(.failed("cannot join \(target.host):\(target.port): \(error)")) }
+                failures += 1
+                redirectsInARow = 0
+                let since = downSince ?? clock.now()
+                downSince = since
+                if clock.now() - since > Self.reconnectGiveUp {
+                    return finish(.failed("lost the party server \(target.host):\(target.port) for good: \(error)"))
+                }
+                // A dead node: the next live node the welcome listed (it takes the party over, or
+                // redirects to the node that did).
+                if let next = target.next(among: clusterNodes) { target = next }
+                try? await Task.sleep(nanoseconds: UInt64(backoff(failures) * 1e9))
+                continue
+            }
+            connection = conn
+            let hello = core.me == nil ? core.start(now: clock.now()) : core.reconnect(now: clock.now())
+            perform(hello)
+            let ticker = Task { await self.tickLoop() }
+            // The inbound path only feeds the core: player work goes to `playback` and never holds it.
+            for await inbound in conn.inbound {
+                guard let message = try? PartyProtocol.decode(inbound.text) else {
+                    options.logger.warning("ignoring a bad message from the server")
+                    continue
+                }
+                if case .welcome = message {
+                    redirectsInARow = 0
+                    latestNodes = nil
+                    node.set(target)
+                }
+                if case .nodes(let list) = message {
+                    latestNodes = list.nodes
+                    continue
+                }
+                perform(core.receive(message, receivedAt: inbound.receivedAt, now: clock.now()))
+                if core.me != nil { failures = 0; downSince = nil }
+            }
+            ticker.cancel()
+            connection = nil
+            node.set(nil)
+            if leaving { return finish(.left) }
+            if let outcome { return outcome }
+            if let node = pendingRedirect {
+                pendingRedirect = nil
+                redirectsInARow += 1
+                if redirectsInARow > Self.maxRedirects {
+                    return finish(.failed("redirected \(redirectsInARow) times in a row without joining (last to \(node)): the cluster's nodes disagree on who serves the party"))
+                }
+                options.logger.info("redirected", metadata: ["to": "\(node)"])
+                target = target.following(node)
+                continue
+            }
+            if core.me == nil {
+                return finish(.failed(conn.closeReason.map { "the server closed the connection: \($0)" } ?? "the server closed the connection"))
+            }
+            notices(.error(ErrorMessage(code: .serverShutdown, message: "connection lost; reconnecting")))
+            failures += 1
+            downSince = downSince ?? clock.now()
+            try? await Task.sleep(nanoseconds: UInt64(backoff(failures) * 1e9))
+        }
+        return outcome ?? .left
+    }
+
+    /// Seconds to wait before reconnect attempt `failures`: doubling from ``backoffStart``, capped.
+    private func backoff(_ failures: Int) -> Double {
+        min(Self.backoffStart * pow(2, Double(failures)), clusterNodes.count > 1 ? Self.clusterBackoffMax : Self.backoffMax)
+    }
+
+    /// Asks the party to play, pause, seek, change rate or item.
+    public func request(_ action: Command.Action, value: Double? = nil) async {
+        perform([core.request(action, value: value)])
+    }
+
+    public func chat(_ text: String) async { perform([.send(.chat(ChatText(text: text)))]) }
+
+    /// Asks the server who is here (answered as a notice).
+    public func listParticipants() async { perform([.send(.listParticipants)]) }
+
+    /// Says bye and stops.
+    public func leave() async {
+        leaving = true
+        connection?.send(PartyProtocol.encode(.bye))
+        connection?.close(reason: "left")
+        if connection == nil { outcome = .left }
+    }
+
+    private func finish(_ result: Outcome) -> Outcome {
+        outcome = result
+        return result
+    }
+
+    private func tickLoop() async {
+        while !Task.isCancelled {
+            let now = clock.now()
+            let shown = playback.snapshot
+            perform(core.tick(now: now, player: shown.playerSnapshot))
+            if options.advanceAtEnd, let item = shown.item, shown.player?.state == .ended, advancedFrom != item,
+               let items = core.config?.items, item + 1 < items.count {
+                advancedFrom = item
+                await request(.item, value: Double(item + 1))
+            }
+            let wait = min(max(core.nextWake(after: now) - clock.now(), 0.001), Self.maxTick)
+            try? await Task.sleep(nanoseconds: UInt64(wait * 1e9))
+        }
+    }
+
+    /// Carries out the core's actions. Never waits: messages go to the connection's event loop,
+    /// player work to `playback`'s own task.
+    private func perform(_ actions: [ParticipantCore.Action]) {
+        for action in actions {
+            switch action {
+            case .send(.timePing(let ping)):
+                // t0 is when the ping leaves the socket, not when it was decided.
+                connection?.send(stampedAt: { t0 in PartyProtocol.encode(.timePing(TimePing(id: ping.id, t0: max(t0, ping.t0)))) })
+            case .send(let message):
+                connection?.send(PartyProtocol.encode(message))
+            case .seek(let item, let position, let at, let playing, let rate, let epoch, _):
+                guard let items = core.config?.items, !items.isEmpty else { continue }
+                playback.submit(.show(.init(items: items, item: item, position: position, at: at, playing: playing,
+                                            rate: rate, epoch: epoch)))
+            case .switchClock(let target, _):
+                playback.submit(.switchClock(target))
+            case .setCorrection(let c):
+                playback.submit(.setCorrection(c))
+            case .notice(let notice):
+                if case .error(let error) = notice, core.ended, outcome == nil {
+                    // Refused by the server (wrong key, unknown party, version…): a failure, not an end.
+                    outcome = .failed(error.message)
+                }
+                notices(notice)
+            case .disconnect(let reason):
+                if core.ended, outcome == nil { outcome = .ended(reason) }
+                connection?.close(reason: String(reason.prefix(120)))
+            case .redirect(let node):
+                pendingRedirect = node
+                connection?.close(reason: "redirected to \(node)")
+            }
+        }
+    }
+
+    fileprivate func mediaReported(source: String?, problem: String?) {
+        perform(core.mediaReport(source: source, problem: problem, now: clock.now()))
+    }
+
+    fileprivate func seekPrepared(epoch: Int) {
+        perform(core.seekCompleted(epoch: epoch, now: clock.now()))
+    }
+
+    /// Closes the players and the media tunnel (at the end of a run).
+    public func shutDown() async {
+        await playback.close()
+        await tunnel?.stop()
+        tunnel = nil
+    }
+}
+
+/// The media origin, shared between the member (which sets it once its tunnel is up) and the resolver.
+private final class OriginBox: Sendable {
+    let value: Mutex<String>
+    init(_ origin: String) { value = Mutex(origin) }
+    var current: String { value.withLock { $0 } }
+}
+
+/// The member, for the player task's callbacks, without keeping it alive.
+private final class WeakMember: Sendable {
+    private struct Reference { weak var value: PartyMember? }
+    private let reference = Mutex(Reference())
+    var member: PartyMember? {
+        get { reference.withLock { $0.value } }
+        set { reference.withLock { $0.value = newValue } }
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import PartySecurity
+import PartyServer
+import PartyClient
+import Synchronization
+
+/// A plain static file server on loopback for tests, on SwiftNIO: `GET` and `HEAD` of the files in
+/// one folder, with single byte ranges (206, 416, `Accept-Ranges`, `Content-Range`) as any web
+/// server answers them, keep-alive as the client asks. Its ``Mode`` can be switched at any time to
+/// answer as a server without range support (200 with the whole body, the `Range` header ignored,
+/// no `Accept-Ranges`), to answer 404 (or another error status) to everything, or never to answer.
+///
+/// Files are read whole on the event loop when asked for: the test media is a few hundred KiB.
+final class StaticFileServer: Sendable {
+    enum Mode: Sendable, Equatable {
+        /// A web server with byte ranges (nginx, Apache, S3…).
+        case ranges
+        /// A server that ignores `Range` (a naive or misconfigured one).
+        case noRanges
+        /// Every path is 404.
+        case notFound
+        /// Every request is answered with this status (403, 500…) and a short text body.
+        case failing(HTTPResponseStatus)
+        /// Requests are read and never answered (a hung server).
+        case silent
+    }
+
+    /// The bound loopback port.
+    let port: Int
+    private let channel: any Channel
+    private let log: RequestLog
+
+    private init(port: Int, channel: any Channel, log: RequestLog) {
+        self.port = port
+        self.channel = channel
+        self.log = log
+    }
+
+    /// Serves the files directly in `root` (no subfolders) on `127.0.0.1`, on a free port.
+    static func start(root: String, mode: Mode = .ranges) async throws -> StaticFileServer {
+        let log = RequestLog(mode: mode)
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline().flatMapThrowing {
+                    try channel.pipeline.syncOperations.addHandler(StaticFileHandler(root: root, log: log))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        return StaticFileServer(port: channel.localAddress!.port!, channel: channel, log: log)
+    }
+
+    /// How the server answers from now on.
+    var mode: Mode {
+        get { log.state.withLock { $0.mode } }
+        set { log.state.withLock { $0.mode = newValue } }
+    }
+
+    /// Every request so far, as "METHOD /path" plus " range=VALUE" when it had a `Range` header.
+    var requests: [String] { log.state.withLock { $0.requests } }
+
+    /// `http://127.0.0.1:PORT/name`.
+    func url(_ name: String) -> String { "http://127.0.0.1:\(port)/\(name)" }
+
+    /// Stops listening (open connections are closed by their clients or the event loop).
+    func stop() async { try? await channel.close() }
+}
+
+/// The server's mode and the requests it has had, shared by its connections.
+private final class RequestLog: Sendable {
+    let state: Mutex<(mode: StaticFileServer.Mode, requests: [String])>
+
+    init(mode: StaticFileServer.Mode) { state = Mutex((mode: mode, requests: [])) }
+
+    /// Records a request; returns how to answer it.
+    func note(_ request: String) -> StaticFileServer.Mode {
+        state.withLock { state in
+            state.requests.append(request)
+            return state.mode
+        }
+    }
+}
+
+/// One connection of a ``StaticFileServer``: answers each request once its end has arrived.
+private final class StaticFileHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let root: String
+    private let log: RequestLog
+    private var head: HTTPRequestHead?
+
+    init(root: String, log: RequestLog) {
+        self.root = root
+        self.log = log
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let request): head = request
+        case .body: break
+        case .end:
+            guard let request = head else { return }
+            head = nil
+            respond(to: request, context: context)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) { context.close(promise: nil) }
+
+    private func respond(to request: HTTPRequestHead, context: ChannelHandlerContext) {
+        let range = request.headers.first(name: "range")
+        let mode = log.note("\(request.method) \(request.uri)" + (range.map { " range=\($0)" } ?? ""))
+        switch mode {
+        case .silent: return
+        case .failing(let status):
+            return answer(status, body: Array("\(status.code) \(status.reasonPhrase)\n".utf8), request: request, context: context)
+        case .ranges, .noRanges, .notFound: break
+        }
+        guard request.method == .GET || request.method == .HEAD else {
+            return answer(.methodNotAllowed, body: [], request: request, context: context)
+        }
+        guard mode != .notFound, let bytes = file(request.uri) else {
+            return answer(.notFound, body: Array("not found\n".utf8), request: request, context: context)
+        }
+        var headers = [("Content-Type", Self.contentType(request.uri))]
+        guard mode == .ranges else {
+            return answer(.ok, headers: headers, body: bytes, request: request, context: context)
+        }
+        headers.append(("Accept-Ranges", "bytes"))
+        let size = Int64(bytes.count)
+        switch ByteRange.resolve(range, size: size) {
+        case .whole:
+            answer(.ok, headers: headers, body: bytes, request: request, context: context)
+        case .partial(let first, let last):
+            headers.append(("Content-Range", "bytes \(first)-\(last)/\(size)"))
+            answer(.partialContent, headers: headers, body: Array(bytes[Int(first)...Int(last)]), request: request, context: context)
+        case .unsatisfiable:
+            headers.append(("Content-Range", "bytes */\(size)"))
+            answer(.rangeNotSatisfiable, headers: headers, body: [], request: request, context: context)
+        }
+    }
+
+    /// The bytes of the file a request path names: a plain name directly in the root, or nil.
+    private func file(_ uri: String) -> [UInt8]? {
+        let path = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        let name = path.dropFirst()
+        guard path.hasPrefix("/"), !name.isEmpty, !name.contains("/"), name != ".", name != ".." else { return nil }
+        return FileManager.default.contents(atPath: root + "/" + name).map { Array($0) }
+    }
+
+    private func answer(_ status: HTTPResponseStatus, headers extra: [(String, String)] = [], body: [UInt8],
+                        request: HTTPRequestHead, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders(extra)
+        headers.add(name: "Content-Length", value: "\(body.count)")
+        headers.add(name: "Connection", value: request.isKeepAlive ? "keep-alive" : "close")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: status, headers: headers))), promise: nil)
+        if request.method == .GET, !body.isEmpty {
+            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
+        }
+        let keepAlive = request.isKeepAlive
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { result in
+            if case .failure = result { return bound.value.close(promise: nil) }
+            if !keepAlive { bound.value.close(promise: nil) }
+        }
+    }
+
+    private static func contentType(_ uri: String) -> String {
+        if uri.hasSuffix(".m3u8") { return "application/vnd.apple.mpegurl" }
+        if uri.hasSuffix(".ts") { return "video/mp2t" }
+        if uri.hasSuffix(".mp4") { return "video/mp4" }
+        return "application/octet-stream"
+    }
+}

@@ -5,7 +5,7 @@ let package = Package(
     name: "Tandem",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "tandem", targets: ["TandemCLI"]),
+        .executable(name: "tandem", targets: ["tandem"]),
         .library(name: "PlayerCore", targets: ["PlayerCore"]),
     ],
     dependencies: [
@@ -35,10 +35,12 @@ let package = Package(
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2 SDL2_ttf", providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]),
         // libass for styled subtitles (ASS/SSA and every text format libavcodec turns into ASS lines).
         .systemLibrary(name: "CLibass", pkgConfig: "libass", providers: [.apt(["libass-dev"])]),
+        // Small values every module may use: HostPort, the one host:port type. Links nothing.
+        .target(name: "TandemBase"),
         // The media clock (position = anchor + elapsed × rate) and host time sources. Links nothing.
         .target(name: "MediaTime"),
         // Thin owners of FFmpeg objects: one Swift value frees each C object.
-        .target(name: "FFmpegKit", dependencies: ["CFFmpeg"]),
+        .target(name: "FFmpegKit", dependencies: ["CFFmpeg", "TandemBase"]),
         // Demux → packet queues → decoders → frame queues → presentation by the media clock.
         .target(
             name: "PlayerCore",
@@ -210,11 +212,40 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .executableTarget(
+        // What `tandem` does, for every command: the play, party, story and Syncplay sessions and their
+        // windows and outputs, playlists, watch-later, the config file, mpv IPC targets, signals.
+        .target(
+            name: "TandemApp",
+            dependencies: [
+                "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity", "PartyServer",
+                "PartyClient", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayClient", "SubtitleKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // The benchmark tools behind `tandem bench`: the load generator, the delayed link, skew phases,
+        // statistics, child processes.
+        .target(
+            name: "TandemBench",
+            dependencies: [
+                "TandemApp", "TandemBase", "PlayerCore", "MediaTime", "PartyKit", "PartySecurity", "PartyServer", "PartyClient",
+                "WebSocketTransport", "MPVIPC",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // The command line (swift-argument-parser): every subcommand's options, checks and help.
+        .target(
             name: "TandemCLI",
             dependencies: [
-                "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity", "PartyServer", "PartyClient", "WebSocketTransport", "MPVIPC", "StoryKit", "TandemWindow",
-                "SyncplayKit", "SyncplayGateway", "SyncplayClient", "PartyService", "PartyCluster", "SubtitleKit",
+                "TandemApp", "TandemBench", "TandemBase",
+                "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity", "PartyServer",
+                "PartyClient", "WebSocketTransport", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayGateway",
+                "SyncplayClient", "PartyService", "PartyCluster", "SubtitleKit",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -223,6 +254,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // The `tandem` executable: runs TandemCLI's root command.
+        .executableTarget(name: "tandem", dependencies: ["TandemCLI"]),
         // libFuzzer targets (scripts/fuzz.sh). Built normally, each replays the inputs it is given.
         .target(name: "FuzzDriver"),
         .executableTarget(name: "FuzzPartyMessage", dependencies: ["FuzzDriver", "PartyKit"]),
@@ -238,6 +271,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "TandemBaseTests", dependencies: ["TandemBase"]),
         .testTarget(name: "FFmpegKitTests", dependencies: ["FFmpegKit"]),
         .testTarget(
             name: "PartyClusterTests",
@@ -287,7 +321,7 @@ let package = Package(
         .testTarget(name: "MPVIPCTests", dependencies: ["MPVIPC", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "TandemCLITests",
-            dependencies: ["TandemCLI", "MPVIPC", "PlayerCore", "FFmpegKit", "MediaTime", "PartySimulator", "PartyKit", "StoryKit",
+            dependencies: ["TandemCLI", "TandemApp", "TandemBench", "MPVIPC", "PlayerCore", "FFmpegKit", "MediaTime", "PartySimulator", "PartyKit", "StoryKit",
                            "PartyServer", "PartyClient", "SyncplayClient", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(

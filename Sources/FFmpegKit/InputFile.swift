@@ -1,4 +1,5 @@
 import CFFmpeg
+import TandemBase
 import Glibc
 
 /// Owns an opened `AVFormatContext` (the demuxer) for one file or URL.
@@ -165,7 +166,7 @@ extension InputFile {
     /// The options libavformat opens `url` with: `given`, plus the network timeout for http(s)
     /// unless `given` sets one.
     static func openOptions(url: String, given: [String: String]) -> [String: String] {
-        guard NetworkAddress(url: url) != nil, given["rw_timeout"] == nil, given["timeout"] == nil else { return given }
+        guard HostPort(url: url) != nil, given["rw_timeout"] == nil, given["timeout"] == nil else { return given }
         var options = given
         options["rw_timeout"] = "\(networkTimeoutMicroseconds)"
         options["timeout"] = "\(networkTimeoutMicroseconds)"
@@ -185,7 +186,7 @@ extension InputFile {
     /// Throws when this is an http(s) URL whose server does not support byte ranges (and not a
     /// segment playlist): seeking and a party's sync need them. Other inputs never throw here.
     public func requireByteRanges() throws(OpenError) {
-        guard NetworkAddress(url: url) != nil, !isSeekable else { return }
+        guard HostPort(url: url) != nil, !isSeekable else { return }
         throw OpenError(url: url, reason: OpenError.noByteRangesReason)
     }
 

@@ -1,4 +1,5 @@
 import CFFmpeg
+import TandemBase
 import Glibc
 
 /// Why a file or URL could not be opened: names it and the reason in one line.
@@ -37,7 +38,7 @@ public struct OpenError: Error, CustomStringConvertible, Sendable, Equatable {
     /// Words for libavformat's network failures: the server's HTTP status, a refused, unreachable
     /// or silent host, a name that does not resolve. Nil for other codes and for local files.
     static func networkReason(_ code: Int32, url: String) -> String? {
-        guard let address = NetworkAddress(url: url) else { return nil }
+        guard let address = HostPort(url: url) else { return nil }
         switch code {
         case tandem_averror_http_bad_request(): return "HTTP 400 bad request"
         case tandem_averror_http_unauthorized(): return "HTTP 401 unauthorized (the server wants credentials)"
@@ -45,11 +46,11 @@ public struct OpenError: Error, CustomStringConvertible, Sendable, Equatable {
         case tandem_averror_http_not_found(): return "HTTP 404 not found"
         case tandem_averror_http_other_4xx(): return "HTTP 4xx: the server refused the request"
         case tandem_averror_http_server_error(): return "HTTP 5xx server error"
-        case tandem_averror(ECONNREFUSED): return "connection refused: nothing listens at \(address.hostPort)"
+        case tandem_averror(ECONNREFUSED): return "connection refused: nothing listens at \(address)"
         case tandem_averror(EHOSTUNREACH): return "host \(address.host) is unreachable"
         case tandem_averror(ENETUNREACH): return "network unreachable (for \(address.host))"
-        case tandem_averror(ECONNRESET): return "connection reset by \(address.hostPort)"
-        case tandem_averror(ETIMEDOUT): return "timed out: no answer from \(address.hostPort)"
+        case tandem_averror(ECONNRESET): return "connection reset by \(address)"
+        case tandem_averror(ETIMEDOUT): return "timed out: no answer from \(address)"
         case tandem_averror(EIO) where !address.resolves:
             // libavformat's tcp protocol answers a failed name lookup with a bare EIO.
             return "cannot resolve host \(address.host)"

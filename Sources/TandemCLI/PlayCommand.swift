@@ -1,3 +1,4 @@
+import TandemApp
 import ArgumentParser
 import FFmpegKit
 import Foundation
@@ -130,7 +131,7 @@ struct PlayCommand: AsyncParsableCommand {
             printError(error.description)
             throw ExitCode.failure
         }
-        var session = PlaySession(command: self, items: items, display: display,
+        var session = PlaySession(command: options, items: items, display: display,
                                   output: EventOutput(json: json, started: wallStart))
         await session.play()
         let windowStats = await display?.window.statistics
@@ -150,37 +151,17 @@ struct PlayCommand: AsyncParsableCommand {
 }
 
 extension PlayCommand {
-    /// Subtitles as the options ask: given files, then files named after the video found next to it
-    /// (mpv's auto-loading); none when no picture is made (the pictures are where they are drawn).
-    func subtitleOptions(for file: String) -> SubtitleOptions? {
-        guard framemd5 == nil || snapshot != nil || !(headless || fast) else { return nil }
-        let given = subFiles.map { SubtitleOptions.ExternalFile(path: $0) }
-        let givenPaths = Set(subFiles.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
-        let found = SubtitleOptions.ExternalFile.discovered(nextTo: file).filter {
-            !givenPaths.contains(URL(fileURLWithPath: $0.path).standardizedFileURL.path)
-        }
-        return SubtitleOptions(renderer: SubtitleCompositor(), choice: sid, languages: Self.languages(slang),
-                               externalFiles: given + found, delay: subDelay)
+    /// What the play session reads of these options.
+    var options: PlayOptions {
+        PlayOptions(headless: headless, fast: fast, start: start, end: end, loopFile: loopFile, loopPlaylist: loopPlaylist,
+                    shuffle: shuffle, savePositionOnQuit: savePositionOnQuit, noResumePlayback: noResumePlayback,
+                    watchLaterDir: watchLaterDir, volume: volume, screenshotDir: screenshotDir, speed: speed,
+                    framemd5: framemd5, wav: wav, snapshot: snapshot, ipc: ipc, aid: aid, sid: sid, alang: alang,
+                    slang: slang, subFiles: subFiles, subDelay: subDelay)
     }
 
     /// "en, de" → ["en", "de"].
-    static func languages(_ list: String?) -> [String] {
-        (list ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
-
-    /// Opens `file` (a path or an http(s)/HLS URL) and closes it again; returns its first video
-    /// stream and its duration. Throws the one-line open error. An http(s) server without byte
-    /// ranges is played from the start anyway, as mpv does (only seeking needs ranges): that is a warning here.
-    static func preflight(_ file: String) throws(OpenError) -> (firstVideo: Int?, duration: Double?) {
-        let input = try InputFile(url: file)
-        do throws(OpenError) {
-            try input.requireByteRanges()
-        } catch {
-            printError("warning: \(error.description): playing from the start, seeking will fail")
-        }
-        let info = input.info()
-        return (info.streams.first { $0.type == .video }?.index, info.durationSeconds)
-    }
+    static func languages(_ list: String?) -> [String] { PlayOptions.languages(list) }
 }
 
 extension TrackChoice: ExpressibleByArgument {

@@ -1,9 +1,11 @@
+import TandemApp
 import ArgumentParser
 import PartyKit
 
-@main
-struct Tandem: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// `tandem`: the command line, its subcommands and their options. The executable target (`tandem`) only
+/// runs it; what the commands do lives in TandemApp (sessions) and TandemBench (the benchmark tools).
+public struct Tandem: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "tandem",
         abstract: "Synchronized video playback: play, probe, and watch together.",
         version: "tandem \(Tandem.version) (party protocol \(PartyProtocol.version))",
@@ -11,9 +13,7 @@ struct Tandem: AsyncParsableCommand {
     )
 
     /// This release of Tandem (the party protocol has its own version, which peers compare).
-    static let version = "0.7.0"
-}
+    package static let version = "0.7.0"
 
-func printError(_ message: String) {
-    FileHandleOutput.standardError.write("tandem: \(message)\n")
+    public init() {}
 }

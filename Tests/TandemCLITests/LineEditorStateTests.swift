@@ -1,5 +1,7 @@
 import Testing
 @testable import TandemCLI
+@testable import TandemApp
+@testable import TandemBench
 
 struct LineEditorStateTests {
     static func type(_ text: String, into editor: inout LineEditorState) -> [LineEditorState.Event] {

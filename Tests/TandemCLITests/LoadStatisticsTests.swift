@@ -1,5 +1,7 @@
 import Testing
 @testable import TandemCLI
+@testable import TandemApp
+@testable import TandemBench
 
 /// `tandem bench load`'s figures: nearest-rank percentiles, the server's CPU and memory shared out
 /// per member and per message, and what /proc says.

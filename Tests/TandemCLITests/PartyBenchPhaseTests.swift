@@ -1,6 +1,8 @@
 import MPVIPC
 import Testing
 @testable import TandemCLI
+@testable import TandemApp
+@testable import TandemBench
 
 /// `tandem bench party`'s phases: rounds at a change are left out, the settle windows after a
 /// resume and a seek are told apart from steady play and pauses, and the summary line has them.

@@ -3,6 +3,8 @@ import MPVIPC
 import PartyKit
 import Testing
 @testable import TandemCLI
+@testable import TandemApp
+@testable import TandemBench
 
 /// `tandem host/join --json`.
 @Suite struct PartyEventLinesTests {

@@ -7,6 +7,8 @@ import PlayerCore
 import Testing
 import TandemWindow
 @testable import TandemCLI
+@testable import TandemApp
+@testable import TandemBench
 
 /// `--sid`, `--slang` and `--sub-file` of host, join and stories reach the players of the party's
 /// (or the story list's) window: each member's own subtitle choice.

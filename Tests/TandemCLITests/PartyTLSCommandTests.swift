@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TandemCLI
+@testable import TandemApp
+@testable import TandemBench
 
 /// TLS as a user meets it, with the built `tandem` binary: `serve` prints its fingerprint, `host
 /// --server` trusts it on first use and puts it in the link, a changed certificate is refused, and a

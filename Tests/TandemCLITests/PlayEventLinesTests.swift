@@ -2,6 +2,8 @@ import Foundation
 import PlayerCore
 import Testing
 @testable import TandemCLI
+@testable import TandemApp
+@testable import TandemBench
 
 /// `tandem play --json` as README.md documents it.
 @Suite struct PlayEventLinesTests {

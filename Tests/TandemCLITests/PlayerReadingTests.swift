@@ -3,6 +3,8 @@ import MediaTime
 import PlayerCore
 import Testing
 @testable import TandemCLI
+@testable import TandemApp
+@testable import TandemBench
 
 /// The IPC `pause` property reports what the player is doing, on the command's instant.
 @Suite struct PlayerReadingTests {

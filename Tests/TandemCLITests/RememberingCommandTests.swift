@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TandemCLI
+@testable import TandemApp
+@testable import TandemBench
 
 /// Resume positions and the config file through the built `tandem play`, with their own
 /// XDG_STATE_HOME and XDG_CONFIG_HOME.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TandemCLI
+@testable import TandemApp
+@testable import TandemBench
 
 /// The config file, watch-later entries and the kept volume, as values and files.
 @Suite struct RememberingTests {

@@ -1,5 +1,7 @@
 import Testing
 @testable import TandemCLI
+@testable import TandemApp
+@testable import TandemBench
 
 /// The terminal status line, as mpv's.
 @Suite struct StatusLineTests {

@@ -4,6 +4,8 @@ import MediaTime
 import StoryKit
 import Testing
 @testable import TandemCLI
+@testable import TandemApp
+@testable import TandemBench
 
 /// `tandem stories --json` as README.md documents it.
 @Suite struct StoryEventLinesTests {

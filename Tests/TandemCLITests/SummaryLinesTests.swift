@@ -3,6 +3,8 @@ import MPVIPC
 @testable import PartySimulator
 import Testing
 @testable import TandemCLI
+@testable import TandemApp
+@testable import TandemBench
 
 /// The one-line summaries of `simulate --json` and `bench party --json`, and `bench percentile`.
 @Suite struct SummaryLinesTests {

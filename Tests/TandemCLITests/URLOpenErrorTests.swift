@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TandemCLI
+@testable import TandemApp
+@testable import TandemBench
 
 /// `tandem play`, `probe` and `host` of a URL that cannot be opened: one line naming the URL and
 /// the reason on stderr, and exit status 1 (the built `tandem` binary, run as a user would).

@@ -1,5 +1,7 @@
 import Testing
 @testable import TandemCLI
+@testable import TandemApp
+@testable import TandemBench
 import PartyKit
 
 struct VersionTests {

@@ -1,3 +1,5 @@
+import TandemBench
+import TandemApp
 import ArgumentParser
 import Foundation
 import PartySimulator
@@ -15,7 +17,7 @@ struct BenchCommand: AsyncParsableCommand {
     )
 
     /// This very executable, for runs in a fresh process.
-    static var selfPath: String { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0] }
+    static var selfPath: String { ChildProcess.selfPath }
 
     /// `tandem play ARGUMENTS` in a fresh process, reading no config file: a user's defaults
     /// (`speed=2`, `loop-file`, a bad line) would change what is measured, as `mpv --no-config`

@@ -1,3 +1,5 @@
+import TandemBench
+import TandemApp
 import ArgumentParser
 import Foundation
 import MediaTime

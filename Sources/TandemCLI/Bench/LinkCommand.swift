@@ -1,3 +1,6 @@
+import TandemBase
+import TandemBench
+import TandemApp
 import ArgumentParser
 import Foundation
 import NIOPosix

@@ -1,3 +1,5 @@
+import TandemBench
+import TandemApp
 import ArgumentParser
 import FFmpegKit
 import Foundation

@@ -1,3 +1,5 @@
+import TandemBase
+import TandemApp
 import ArgumentParser
 import FFmpegKit
 import Foundation

@@ -1,3 +1,4 @@
+import TandemApp
 import ArgumentParser
 import FFmpegKit
 import Foundation

@@ -1,3 +1,4 @@
+import TandemApp
 import ArgumentParser
 import Foundation
 import PartyKit

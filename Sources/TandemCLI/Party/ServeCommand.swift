@@ -1,3 +1,5 @@
+import TandemBase
+import TandemApp
 import ArgumentParser
 import Foundation
 import Synchronization
@@ -86,13 +88,13 @@ struct ServeCommand: AsyncParsableCommand {
             printError("\(error)")
             throw ExitCode.failure
         }
-        guard let listen = HostPort(argument: settings.listen) else {
+        guard let listen = HostPort(parsing: settings.listen) else {
             printError("listen must be HOST:PORT, not \"\(settings.listen)\"")
             throw ExitCode.failure
         }
         var admin: HostPort?
         if let text = settings.adminListen {
-            guard let a = HostPort(argument: text) else {
+            guard let a = HostPort(parsing: text) else {
                 printError("admin.listen must be HOST:PORT, not \"\(text)\"")
                 throw ExitCode.failure
             }
@@ -210,7 +212,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var address: NodeAddress
         if let text = settings.clusterAddress {
-            guard let given = HostPort(argument: text) else {
+            guard let given = HostPort(parsing: text) else {
                 await stopAll()
                 printError("cluster.address must be HOST:PORT, not \"\(text)\"")
                 throw ExitCode.failure
@@ -239,12 +241,3 @@ struct ServeCommand: AsyncParsableCommand {
     }
 }
 
-/// Returns on SIGINT or SIGTERM, or after `seconds`.
-func waitForSignalOrTimeout(_ seconds: Double?) async {
-    await withTaskGroup(of: Void.self) { group in
-        group.addTask { await Signals.wait() }
-        if let seconds { group.addTask { try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9)) } }
-        await group.next()
-        group.cancelAll()
-    }
-}

@@ -1,3 +1,5 @@
+import TandemBase
+import TandemApp
 import ArgumentParser
 import Logging
 import PartySecurity
@@ -14,7 +16,7 @@ struct SyncplayGatewayOption: ExpressibleByArgument, CustomStringConvertible, Se
         if let port = Int(argument), (0...65535).contains(port) {
             host = nil
             self.port = port
-        } else if let both = HostPort(argument: argument) {
+        } else if let both = HostPort(parsing: argument) {
             host = both.host
             port = both.port
         } else {

@@ -1,0 +1,8 @@
+import ArgumentParser
+import TandemApp
+
+extension PlayTime: ExpressibleByArgument {
+    package init?(argument: String) { self.init(parsing: argument) }
+
+    package static var defaultCompletionKind: CompletionKind { .default }
+}

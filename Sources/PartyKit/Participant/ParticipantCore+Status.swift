@@ -6,24 +6,32 @@ extension ParticipantCore {
         guard source != mediaSource || problem != mediaProblem else { return [] }
         mediaSource = source
         mediaProblem = problem
-        if problem != nil { buffering.reset() }
-        guard isJoined else { return [] }
-        return [statusMessage(currentState)]
+        guard case .seated(var seat) = phase else { return [] }
+        if problem != nil { seat.buffering.reset() }
+        phase = .seated(seat)
+        return [statusMessage(currentState(seat), seat: seat)]
     }
 
-    /// What its status says now.
-    var currentState: Status.State {
+    /// What its status says now, seated on `seat`.
+    func currentState(_ seat: Seat) -> Status.State {
         if mediaProblem != nil { return .unavailable }
-        if buffering.isActive { return buffering.isBlocking ? .stalled : .syncing }
-        if awaitingSeek == nil && everSynced { return .ready }
-        return reportedStall ? .stalled : .syncing
+        if seat.buffering.isActive { return seat.buffering.isBlocking ? .stalled : .syncing }
+        if seat.player.isFollowing { return .ready }
+        return seat.player.isStalled ? .stalled : .syncing
     }
 
+    /// A status saying `state`, with the figures of the seat it has (or had).
     public func statusMessage(_ state: Status.State) -> Action {
-        .send(.status(Status(epoch: appliedEpoch, state: state, skewMs: lastError.map { $0 * 1000 }.flatMap { $0.isFinite ? $0 : nil },
-                             rttMs: clockSync.estimate.map { $0.minDelay * 1000 },
-                             offsetUncertaintyMs: clockSync.estimate.map { $0.uncertainty * 1000 },
-                             source: mediaSource, problem: state == .unavailable ? mediaProblem : nil,
-                             buffering: buffering.isActive && state != .ready && state != .unavailable)))
+        statusMessage(state, seat: phase.seat)
+    }
+
+    func statusMessage(_ state: Status.State, seat: Seat?) -> Action {
+        let buffering = seat?.buffering.isActive ?? false
+        return .send(.status(Status(epoch: seat?.player.appliedEpoch ?? 0, state: state,
+                                    skewMs: seat?.lastError.map { $0 * 1000 }.flatMap { $0.isFinite ? $0 : nil },
+                                    rttMs: clockSync.estimate.map { $0.minDelay * 1000 },
+                                    offsetUncertaintyMs: clockSync.estimate.map { $0.uncertainty * 1000 },
+                                    source: mediaSource, problem: state == .unavailable ? mediaProblem : nil,
+                                    buffering: buffering && state != .ready && state != .unavailable)))
     }
 }

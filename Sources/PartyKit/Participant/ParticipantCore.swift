@@ -31,35 +31,17 @@ public struct ParticipantCore: Sendable {
     public static let correctionStep = 1e-5
 
     public let hello: Hello
+    /// Where it is in the party's lifecycle (``Phase``): greeting, seated (with its player's own
+    /// ``PlayerPhase``) or ended. What exists only in one phase is carried by it.
+    public internal(set) var phase = Phase.greeting
     public internal(set) var clockSync = ClockSync()
     public internal(set) var controller: SyncController
-    public internal(set) var me: ParticipantInfo?
-    public internal(set) var token: String?
-    public internal(set) var config: PartyConfig?
-    public internal(set) var timeline: Timeline?
-    public internal(set) var participants: [ParticipantInfo] = []
-    /// In a cluster: the live nodes the last welcome listed, where to reconnect if this node dies.
-    public internal(set) var nodes: [NodeAddress] = []
-    /// The epoch the player follows, and whether its seek is still prerolling.
-    public internal(set) var appliedEpoch = 0
-    var awaitingSeek: (epoch: Int, at: Double)?
-    /// The player holds a seek's picture until this local instant: nothing to reconcile before it.
-    var holdUntil = -Double.infinity
-    var everSynced = false
-    var reportedStall = false
-    /// Whether the stream ran dry and the player is refilling it (``BufferingWatch``).
-    var buffering = BufferingWatch()
-    var correction = 0.0
-    public internal(set) var lastError: Double?
-    /// The party clock at the last check (what a host restores its party from).
-    var lastPartyNow: Double?
     var pings: [Int: Double] = [:]
     var nextPingID = 1
     var nextPing = -Double.infinity
     var nextCheck = -Double.infinity
     var nextStatus = -Double.infinity
     var nextCommandID = 1
-    public internal(set) var ended = false
     /// Where this member plays the current item from, and why it cannot (reported by its player).
     public internal(set) var mediaSource: String?
     public internal(set) var mediaProblem: String?
@@ -69,62 +51,97 @@ public struct ParticipantCore: Sendable {
         controller = SyncController(tuning: tuning)
     }
 
-    public var isJoined: Bool { me != nil && !ended }
-    public var isSynced: Bool { everSynced && awaitingSeek == nil && !buffering.isActive }
+    // MARK: Observed (from the phase: the seat it has, or had when the party ended)
+
+    /// Who it is in the party (nil before its welcome).
+    public var me: ParticipantInfo? { phase.seat?.me }
+    /// What takes its seat back after a reconnect (nil before its welcome).
+    public var token: String? { phase.seat?.token }
+    public var config: PartyConfig? { phase.seat?.config }
+    /// The party's latest timeline epoch (nil before its welcome).
+    public var timeline: Timeline? { phase.seat?.timeline }
+    public var participants: [ParticipantInfo] { phase.seat?.participants ?? [] }
+    /// In a cluster: the live nodes the last welcome listed, where to reconnect if this node dies.
+    public var nodes: [NodeAddress] { phase.seat?.nodes ?? [] }
+    /// The epoch the player follows (0: none yet).
+    public var appliedEpoch: Int { phase.seat?.player.appliedEpoch ?? 0 }
+    /// The player's error against the timeline at the last check (seconds, + ahead).
+    public var lastError: Double? { phase.seat?.lastError }
+    /// The party ended for it, or the server refused it for good.
+    public var ended: Bool { phase.isEnded }
+
+    /// Seated: welcomed, and the party has not ended for it.
+    public var isJoined: Bool { phase.isSeated }
+    /// Its player follows the timeline: its seek landed, its stream is not dry.
+    public var isSynced: Bool { phase.seat?.isSynced ?? false }
     /// Its stream ran dry: refilling, or seeking back onto the timeline.
-    public var isBuffering: Bool { buffering.isActive }
+    public var isBuffering: Bool { phase.seat?.buffering.isActive ?? false }
 
     public func partyTime(local: Double) -> Double? { clockSync.party(fromLocal: local) }
 
     // MARK: Inputs
 
+    /// The first hello (and the same again after a redirect, or a connection that never got a welcome).
     public mutating func start(now: Double) -> [Action] {
-        [.send(.hello(hello))]
+        guard !phase.isEnded else { return [] }
+        return [.send(.hello(hello))]
     }
 
     /// After a dropped connection: a fresh hello that takes the same seat back. The clock is
     /// measured anew (the server may have restarted, even elsewhere). A host also re-creates the
-    /// party where it was, in case the server lost it.
+    /// party where it was, in case the server lost it. The phase stays: a seated member keeps its
+    /// seat, its player following what it was until the welcome says otherwise.
     public mutating func reconnect(now: Double) -> [Action] {
+        var again = hello
+        switch phase {
+        case .ended:
+            return []
+        case .greeting:
+            // Never got in: no seat to take back (a host retries its create as it was).
+            again.resume = nil
+        case .seated(var seat):
+            seat.buffering.reset()
+            phase = .seated(seat)
+            again.resume = seat.token
+            again.create = seat.me.role == .host ? restoring(seat) : nil
+        }
         clockSync = ClockSync()
         pings.removeAll()
-        buffering.reset()
         nextPing = -Double.infinity
-        var again = hello
-        again.resume = token
-        if me?.role == .host || (me == nil && hello.create != nil), var config = config ?? hello.create {
-            if let timeline {
-                let position = timeline.position  // refined below when the clock is known
-                config.restore = .init(epoch: max(timeline.epoch, appliedEpoch), item: timeline.item,
-                                       position: lastPartyNow.map { timeline.position(at: $0) } ?? position,
-                                       rate: timeline.rate, playing: timeline.playing)
-            }
-            again.create = config
-        } else {
-            again.create = nil
-        }
         return [.send(.hello(again))]
     }
 
+    /// What a host re-creates its party with: its config, the timeline where the party was at the last check.
+    func restoring(_ seat: Seat) -> PartyConfig {
+        var config = seat.config
+        let timeline = seat.timeline
+        config.restore = .init(epoch: max(timeline.epoch, seat.player.appliedEpoch), item: timeline.item,
+                               position: seat.lastPartyNow.map { timeline.position(at: $0) } ?? timeline.position,
+                               rate: timeline.rate, playing: timeline.playing)
+        return config
+    }
+
+    /// Time passes (see ``nextWake(after:checking:)``): pings, the player checked against the
+    /// timeline (`player`: what it says now, nil if there is none yet), statuses. Only while seated.
     public mutating func tick(now: Double, player: PlayerSnapshot?) -> [Action] {
-        guard isJoined else { return [] }
+        guard case .seated(var seat) = phase else { return [] }
+        defer { phase = .seated(seat) }
         var out: [Action] = []
         if now >= nextPing { out += ping(now: now) }
         if now >= nextCheck {
             nextCheck = now + Self.checkInterval
-            out += watchBuffer(now: now, player: player)
+            out += watchBuffer(&seat, now: now, player: player)
             // A player that ran dry is not drifting: it waits for its input (re-seeking would only
             // throw away what it has read).
-            if !buffering.isActive, player?.starved != true { out += reconcile(now: now, player: player) }
+            if !seat.buffering.isActive, player?.starved != true { out += reconcile(&seat, now: now, player: player) }
         }
-        if let waiting = awaitingSeek, everSynced, !reportedStall, !buffering.isActive, mediaProblem == nil, now > waiting.at {
+        if !seat.buffering.isActive, mediaProblem == nil, seat.player.stall(now: now) {
             // The instant passed and the seek is not ready: the group should know.
-            reportedStall = true
-            out.append(statusMessage(.stalled))
+            out.append(statusMessage(.stalled, seat: seat))
         }
         if now >= nextStatus {
             nextStatus = now + Self.statusInterval
-            out.append(statusMessage(currentState))
+            out.append(statusMessage(currentState(seat), seat: seat))
         }
         return out
     }

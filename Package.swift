@@ -45,7 +45,7 @@ let package = Package(
         .target(
             name: "PlayerCore",
             dependencies: [
-                "FFmpegKit", "MediaTime",
+                "CFFmpeg", "FFmpegKit", "MediaTime",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
@@ -80,7 +80,10 @@ let package = Package(
             ]
         ),
         // A whole party (server, members with real players) over simulated links: `tandem simulate`.
-        .target(name: "PartySimulator", dependencies: ["PartyKit", "PlayerCore", "MediaTime"]),
+        .target(
+            name: "PartySimulator",
+            dependencies: ["PartyKit", "PlayerCore", "MediaTime", .product(name: "DequeModule", package: "swift-collections")]
+        ),
         // A reusable WebSocket server and client on SwiftNIO: limits, close handshake, idle timeouts.
         .target(
             name: "WebSocketTransport",
@@ -208,6 +211,8 @@ let package = Package(
             dependencies: [
                 "PartyKit",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -217,7 +222,7 @@ let package = Package(
         .target(
             name: "TandemApp",
             dependencies: [
-                "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity", "PartyServer",
+                "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity",
                 "PartyClient", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayClient", "SubtitleKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -230,7 +235,7 @@ let package = Package(
         .target(
             name: "TandemBench",
             dependencies: [
-                "TandemApp", "TandemBase", "PlayerCore", "MediaTime", "PartyKit", "PartySecurity", "PartyServer", "PartyClient",
+                "TandemApp", "TandemBase", "PlayerCore", "MediaTime", "PartyKit", "PartySecurity", "PartySimulator",
                 "WebSocketTransport", "MPVIPC",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -244,7 +249,7 @@ let package = Package(
             dependencies: [
                 "TandemApp", "TandemBench", "TandemBase",
                 "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity", "PartyServer",
-                "PartyClient", "WebSocketTransport", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayGateway",
+                "PartyClient", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayGateway",
                 "SyncplayClient", "PartyService", "PartyCluster", "SubtitleKit",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -272,18 +277,18 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TandemBaseTests", dependencies: ["TandemBase"]),
-        .testTarget(name: "FFmpegKitTests", dependencies: ["FFmpegKit"]),
+        .testTarget(name: "FFmpegKitTests", dependencies: ["FFmpegKit", "CFFmpeg"]),
         .testTarget(
             name: "PartyClusterTests",
-            dependencies: ["PartyCluster", "PartyKit", "PartyService", "PartyServer", "PartyClient", "PartySecurity", "WebSocketTransport",
+            dependencies: ["PartyCluster", "PartyKit", "PartyService", "PartyServer", "PartyClient", "PlayerCore", "WebSocketTransport",
                            "SyncplayGateway", "SyncplayKit",
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "PostgresNIO", package: "postgres-nio"),
                            .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "FFmpegKit"]),
-        .testTarget(name: "SubtitleKitTests", dependencies: ["SubtitleKit", "PlayerCore", "FFmpegKit"]),
+        .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "FFmpegKit", "MediaTime"]),
+        .testTarget(name: "SubtitleKitTests", dependencies: ["SubtitleKit", "PlayerCore", "FFmpegKit", "CFFmpeg"]),
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
         .testTarget(name: "PartyKitTests", dependencies: ["PartyKit", "MediaTime"]),
         .testTarget(name: "PartySimulatorTests", dependencies: ["PartySimulator", "PartyKit"]),
@@ -291,6 +296,10 @@ let package = Package(
             name: "WebSocketTransportTests",
             dependencies: [
                 "WebSocketTransport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -308,6 +317,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -316,13 +326,16 @@ let package = Package(
         .testTarget(
             name: "PartyServiceTests",
             dependencies: ["PartyService", "PartyServer", "PartyClient", "PartyKit", "WebSocketTransport",
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "MPVIPCTests", dependencies: ["MPVIPC", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "TandemCLITests",
             dependencies: ["TandemCLI", "TandemApp", "TandemBench", "MPVIPC", "PlayerCore", "FFmpegKit", "MediaTime", "PartySimulator", "PartyKit", "StoryKit",
-                           "PartyServer", "PartyClient", "SyncplayClient", .product(name: "Logging", package: "swift-log")]
+                           "PartyServer", "PartyClient", "SyncplayClient", "SyncplayKit", "TandemWindow", "CSDL2", "WebSocketTransport",
+                           .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "StoryKitTests",
@@ -337,7 +350,8 @@ let package = Package(
             name: "SyncplayNetTests",
             dependencies: [
                 "SyncplayNet", "SyncplayGateway", "SyncplayClient", "SyncplayKit", "PlayerCore", "PartyKit",
-                "PartySecurity", "PartyServer", "PartyClient", "MediaTime",
+                "PartySecurity", "PartyServer", "PartyClient",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

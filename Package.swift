@@ -74,7 +74,7 @@ let package = Package(
         .target(
             name: "PartyKit",
             dependencies: [
-                "MediaTime",
+                "MediaTime", "TandemBase",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

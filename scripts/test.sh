@@ -5,6 +5,8 @@ cd "$(dirname "$0")/.."
 # syncplay-server, syncplay and mpv: the Syncplay tests run against the real thing; postgresql: the
 # cluster directory's tests run against a throwaway PostgreSQL (scripts/with-postgres.sh).
 scripts/install-deps.sh syncplay-server syncplay mpv postgresql
+# Package.swift declares every import, and the server side links no decoder (docs/architecture.md).
+python3 scripts/check-imports.py
 swift build --build-tests
 # The tandem processes the tests start read and write configuration and state (tandem.conf, the kept
 # volume, watch-later positions, TLS identities, known servers): in a folder of the run's own, never

@@ -261,6 +261,8 @@ let package = Package(
         ),
         // The `tandem` executable: runs TandemCLI's root command.
         .executableTarget(name: "tandem", dependencies: ["TandemCLI"]),
+        // scripts/leak-check.sh: open → preroll → close cycles under LeakSanitizer (the player and FFmpeg only).
+        .executableTarget(name: "LeakCheck", dependencies: ["PlayerCore", "FFmpegKit"]),
         // libFuzzer targets (scripts/fuzz.sh). Built normally, each replays the inputs it is given.
         .target(name: "FuzzDriver"),
         .executableTarget(name: "FuzzPartyMessage", dependencies: ["FuzzDriver", "PartyKit"]),

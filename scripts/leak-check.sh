@@ -6,9 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-1000}
 scripts/install-deps.sh
-swift build --product tandem --scratch-path .build-asan -Xswiftc -sanitize=address >&2
+swift build --product LeakCheck --scratch-path .build-asan -Xswiftc -sanitize=address >&2
 for clip in assets/h264-aac.mp4 assets/vp9-opus.webm; do
     echo "leak check: $clip × $count" >&2
-    ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 .build-asan/debug/tandem bench open-close "$clip" --count "$count" --warmup 0
+    ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 .build-asan/debug/LeakCheck "$clip" "$count"
 done
 echo "leak check: no leaks in $count open/close cycles of each clip" >&2

@@ -39,11 +39,7 @@ struct HostCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also trust this root certificate (PEM) when verifying the --server (a private CA).", valueName: "file"))
     var ca: String?
     @Option(help: SyncplayGatewayOption.help) var syncplay: SyncplayGatewayOption?
-    @Option(help: "Subtitle track (your own choice): its number among the subtitle tracks (from 1; --sub-file ones after the file's own), auto, or no.")
-    var sid: TrackChoice = .auto
-    @Option(help: "Preferred subtitle languages in order, comma-separated (e.g. en,de).") var slang: String?
-    @Option(name: .customLong("sub-file"), help: "A subtitle file to add as a track of every item (repeatable); preferred to the file's own.")
-    var subFiles: [String] = []
+    @OptionGroup var subtitleOptions: PartySubtitleOptions
     @OptionGroup var security: SecurityOptions
     @OptionGroup var serving: ServingOptions
 
@@ -59,9 +55,6 @@ struct HostCommand: AsyncParsableCommand {
             throw ValidationError("--insecure contradicts --cert, --server-fp and --ca")
         }
         if let script { _ = try PartyScript(parsing: script) }
-        for file in subFiles where !FileManager.default.isReadableFile(atPath: file) {
-            throw ValidationError("--sub-file \(file): no such readable file")
-        }
         if let party, party.isEmpty || party.contains("/") || party.contains("?") { throw ValidationError("--party must be a plain name") }
     }
 
@@ -71,7 +64,7 @@ struct HostCommand: AsyncParsableCommand {
         let window: PartyWindow?
         do {
             window = headless ? nil : try await PartyWindow.open(title: "Tandem party", files: files,
-                                                                      subtitles: PartySubtitles(choice: sid, languages: PlayCommand.languages(slang), files: subFiles))
+                                                                      subtitles: subtitleOptions.subtitles)
         } catch {
             printError(error.description)
             throw ExitCode.failure

@@ -25,20 +25,13 @@ struct JoinCommand: AsyncParsableCommand {
     @Option(help: "Serve a subset of mpv's JSON IPC on this UNIX socket (see docs/ipc.md).") var ipc: String?
     @Option(help: ArgumentHelp("Also trust this root certificate (PEM) for a link without fp (a private CA).", valueName: "file"))
     var ca: String?
-    @Option(help: "Subtitle track (your own choice): its number among the subtitle tracks (from 1; --sub-file ones after the file's own), auto, or no.")
-    var sid: TrackChoice = .auto
-    @Option(help: "Preferred subtitle languages in order, comma-separated (e.g. en,de).") var slang: String?
-    @Option(name: .customLong("sub-file"), help: "A subtitle file to add as a track of every item (repeatable); preferred to the file's own.")
-    var subFiles: [String] = []
+    @OptionGroup var subtitleOptions: PartySubtitleOptions
     @OptionGroup var security: SecurityOptions
 
     func validate() throws {
         if let room = try SyncplayLink.parse(link) { return try syncplayJoin(room).validate() }
         _ = try parsedLink()
         if let script { _ = try PartyScript(parsing: script) }
-        for file in subFiles where !FileManager.default.isReadableFile(atPath: file) {
-            throw ValidationError("--sub-file \(file): no such readable file")
-        }
         if let ca, !FileManager.default.isReadableFile(atPath: ca) { throw ValidationError("--ca \(ca): no such readable file") }
     }
     /// `syncplay://HOST[:PORT]/ROOM` joins a Syncplay room instead (Sources/TandemCLI/Syncplay).
@@ -65,7 +58,7 @@ struct JoinCommand: AsyncParsableCommand {
         let window: PartyWindow?
         do {
             window = headless ? nil : try await PartyWindow.open(title: "Tandem party", files: [],
-                                                                      subtitles: PartySubtitles(choice: sid, languages: PlayCommand.languages(slang), files: subFiles))
+                                                                      subtitles: subtitleOptions.subtitles)
         } catch {
             printError(error.description)
             throw ExitCode.failure

@@ -202,6 +202,24 @@ import PartyKit
         #expect(dialled == [Self.a, Self.b, Self.c, Self.a, Self.b, Self.c, Self.a])
     }
 
+    /// The one-second cap needs another live node to wait for: a list of two has one, a list of the
+    /// member's own node alone does not.
+    @Test func theClusterCapNeedsAnotherLiveNode() {
+        for (nodes, cap) in [([Self.a, Self.b], 1.0), ([Self.a], 5.0)] {
+            var connection = seated(nodes: nodes)
+            var wait = 0.0
+            for t in 0..<8 {
+                guard case .wait(let seconds)? = connection.handle(.closed(reason: nil, at: Double(t))).last else {
+                    Issue.record("no wait"); return
+                }
+                wait = seconds
+                _ = connection.handle(.backoffElapsed)
+                _ = connection.handle(.dialled)
+            }
+            #expect(wait == cap, "\(nodes)")
+        }
+    }
+
     @Test func aLaterNodeListIsWhereTheMemberGoes() {
         var connection = seated(nodes: [Self.a, Self.b])
         _ = connection.handle(.nodesChanged([Self.a, Self.c]))

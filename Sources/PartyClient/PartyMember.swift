@@ -8,9 +8,10 @@ import StoryKit
 import Synchronization
 
 /// A host or participant on a real network: connects to the party server, says hello, and drives
-/// ``ParticipantCore`` (pure) and real players from an actor, reconnecting with backoff when
-/// the connection drops. The party's items are a story list: a ``StoryNavigator`` follows the
-/// party's item, with at most two players alive (the next item is opened during the command's lead).
+/// ``ParticipantCore`` (pure) and real players from an actor. Its connection — dials, redirects,
+/// reconnects with back-off, giving up — is ``MemberConnection`` (pure), fed here what the network
+/// does. The party's items are a story list: a ``StoryNavigator`` follows the party's item, with at
+/// most two players alive (the next item is opened during the command's lead).
 public actor PartyMember {
     public struct Options: Sendable {
         public var link: PartyLink
@@ -42,35 +43,30 @@ public actor PartyMember {
         }
     }
 
-    public enum Outcome: Sendable, Equatable {
-        case left
-        case ended(String)
-        case failed(String)
-    }
+    /// The member's connection to its party: dials, redirects, back-off, giving up (pure).
+    typealias Connection = MemberConnection<ClusterTarget>
+    /// How a run ended: left, the party ended, or failed (why).
+    public typealias Outcome = MemberConnection<ClusterTarget>.Outcome
 
-    /// Reconnect backoff: 0.1 s doubling to 5 s, given up after `reconnectGiveUp` seconds.
-    static let backoffStart = 0.1
-    static let backoffMax = 5.0
-    static let reconnectGiveUp = 60.0
+    /// Longest reconnect back-off (``MemberConnection/backoffMax``).
+    static let backoffMax = Connection.backoffMax
+    /// Seconds without the server before a member gives up (``MemberConnection/reconnectGiveUp``).
+    static let reconnectGiveUp = Connection.reconnectGiveUp
     /// Longest sleep of the tick loop.
     static let maxTick = 0.05
-    /// Redirects followed in a row, each to a node that answered, without a welcome: more is a loop
-    /// (nodes disagreeing on the owner), not a party moving; a cluster settles a move in one or two.
-    static let maxRedirects = 4
-    /// Longest reconnect backoff in a cluster (the welcome listed other live nodes): there the wait
-    /// is for a dead node's lease to run out at another node, not for one server to come back, so
-    /// the member tries every second (one hello a second) instead of every 5 s.
-    static let clusterBackoffMax = 1.0
 
     public let options: Options
     private var core: ParticipantCore
-    private var connection: WebSocketConnection?
+    /// Where the connection to the party is (the node dialled, redirects, back-off, the outcome).
+    private var connection: Connection
+    /// The open connection to the node, if any.
+    private var socket: WebSocketConnection?
+    /// The back-off wait under way, if any (a leave ends it).
+    private var backoffWait: Task<Void, Never>?
     /// Player work (seeks, item switches, clock switches, corrections), on a task of its own.
     private let playback: MemberPlayback
     /// The item whose end already asked for the next (once per item).
     private var advancedFrom: Int?
-    private var leaving = false
-    private var outcome: Outcome?
     private let clock = MonotonicTimeSource()
     private let notices: @Sendable (PartyNotice) -> Void
     /// Where streamed media is opened: the party's own origin when insecure, else the loopback tunnel's.
@@ -81,22 +77,15 @@ public actor PartyMember {
     /// The node seating this member now: what its media tunnel, and a host's relay connection
     /// (``MediaUpstream``), follow.
     public nonisolated let node: MemberNode
-    /// The node dialled now: the link's, or where a redirect or a dead node sent this member.
-    private var target: ClusterTarget
-    /// Set by a redirect until its connection has closed.
-    private var pendingRedirect: NodeAddress?
-    private var redirectsInARow = 0
-    /// The live nodes a `nodes` message listed since the last welcome (fresher than the welcome's).
-    private var latestNodes: [NodeAddress]?
 
     /// The cluster's live nodes as this member last heard (its welcome, or a later `nodes`): where it
     /// reconnects if its node dies. Empty outside a cluster.
-    public var clusterNodes: [NodeAddress] { latestNodes ?? core.nodes }
+    public var clusterNodes: [NodeAddress] { connection.nodes }
 
     public init(options: Options, notices: @escaping @Sendable (PartyNotice) -> Void) {
         self.options = options
         self.notices = notices
-        target = ClusterTarget(host: options.link.host, port: options.link.port, trust: options.trust)
+        connection = Connection(target: ClusterTarget(host: options.link.host, port: options.link.port, trust: options.trust))
         node = MemberNode(nil)
         core = ParticipantCore(hello: Hello(party: options.link.party, key: options.link.key, name: options.name,
                                             create: options.create))
@@ -137,7 +126,7 @@ public actor PartyMember {
         return Status(party: options.link.party, me: core.me, participants: core.participants, skewMs: core.lastError.map { $0 * 1000 },
                synced: core.isSynced && shown.pendingShows == 0 && shown.player != nil,
                position: shown.player?.position, duration: shown.player?.duration,
-               playing: core.timeline?.playing ?? false, connected: connection != nil, items: core.config?.items.count ?? 0)
+               playing: core.timeline?.playing ?? false, connected: socket != nil, items: core.config?.items.count ?? 0)
     }
 
     /// This member's seat token (after the welcome): what proves a host's relay connection.
@@ -156,7 +145,7 @@ public actor PartyMember {
 
     /// Runs until the party ends, this member leaves, or the server cannot be reached.
     public func run() async -> Outcome {
-        if tunnel == nil {
+        if tunnel == nil, let target = connection.state.target {
             // One loopback origin for the whole run: the players' URLs stay valid wherever the party moves.
             let made = PinnedTunnel(node: target, logger: options.logger)
             do {
@@ -166,83 +155,104 @@ public actor PartyMember {
                 made.follow(node)
             } catch {
                 await made.stop()
-                return finish(.failed("cannot join \(target.host):\(target.port): \(error)"))
+                // Without its media tunnel the member cannot join: given up as a dial that failed.
+                _ = feed(.start)
+                _ = feed(.connectionFailed("\(error)", at: clock.now()))
             }
         }
-        var failures = 0
-        var downSince: Double?
-        while outcome == nil {
-            let conn: WebSocketConnection
-            do {
-                conn = try await target.trust.connect(host: target.host, port: target.port, path: options.link.path,
-                                                      limits: WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes),
-                                                      logger: options.logger)
-            } catch {
-                if core.me == nil { return finish(.failed("cannot join \(target.host):\(target.port): \(error)")) }
-                failures += 1
-                redirectsInARow = 0
-                let since = downSince ?? clock.now()
-                downSince = since
-                if clock.now() - since > Self.reconnectGiveUp {
-                    return finish(.failed("lost the party server \(target.host):\(target.port) for good: \(error)"))
-                }
-                // A dead node: the next live node the welcome listed (it takes the party over, or
-                // redirects to the node that did).
-                if let next = target.next(among: clusterNodes) { target = next }
-                try? await Task.sleep(nanoseconds: UInt64(backoff(failures) * 1e9))
-                continue
+        // The machine says what to do; the loop does it and feeds back how it went.
+        var next = feed(.start)
+        while let step = next {
+            switch step {
+            case .dial(let target): next = await dial(target)
+            case .wait(let seconds): next = await backOff(seconds)
             }
-            connection = conn
-            let hello = core.me == nil ? core.start(now: clock.now()) : core.reconnect(now: clock.now())
-            perform(hello)
-            let ticker = Task { await self.tickLoop() }
-            // The inbound path only feeds the core: player work goes to `playback` and never holds it.
-            for await inbound in conn.inbound {
-                guard let message = try? PartyProtocol.decode(inbound.text) else {
-                    options.logger.warning("ignoring a bad message from the server")
-                    continue
-                }
-                if case .welcome = message {
-                    redirectsInARow = 0
-                    latestNodes = nil
-                    node.set(target)
-                }
-                if case .nodes(let list) = message {
-                    latestNodes = list.nodes
-                    continue
-                }
-                perform(core.receive(message, receivedAt: inbound.receivedAt, now: clock.now()))
-                if core.me != nil { failures = 0; downSince = nil }
-            }
-            ticker.cancel()
-            connection = nil
-            node.set(nil)
-            if leaving { return finish(.left) }
-            if let outcome { return outcome }
-            if let node = pendingRedirect {
-                pendingRedirect = nil
-                redirectsInARow += 1
-                if redirectsInARow > Self.maxRedirects {
-                    return finish(.failed("redirected \(redirectsInARow) times in a row without joining (last to \(node)): the cluster's nodes disagree on who serves the party"))
-                }
-                options.logger.info("redirected", metadata: ["to": "\(node)"])
-                target = target.following(node)
-                continue
-            }
-            if core.me == nil {
-                return finish(.failed(conn.closeReason.map { "the server closed the connection: \($0)" } ?? "the server closed the connection"))
-            }
-            notices(.error(ErrorMessage(code: .serverShutdown, message: "connection lost; reconnecting")))
-            failures += 1
-            downSince = downSince ?? clock.now()
-            try? await Task.sleep(nanoseconds: UInt64(backoff(failures) * 1e9))
         }
-        return outcome ?? .left
+        return connection.outcome ?? .left
     }
 
-    /// Seconds to wait before reconnect attempt `failures`: doubling from ``backoffStart``, capped.
-    private func backoff(_ failures: Int) -> Double {
-        min(Self.backoffStart * pow(2, Double(failures)), clusterNodes.count > 1 ? Self.clusterBackoffMax : Self.backoffMax)
+    /// What takes the run loop time: a dial, or a back-off wait.
+    private enum Step {
+        case dial(ClusterTarget)
+        case wait(Double)
+    }
+
+    /// Dials `target`, and reads the connection until it closes: what the machine says next.
+    private func dial(_ target: ClusterTarget) async -> Step? {
+        let opened: WebSocketConnection
+        do {
+            opened = try await target.trust.connect(host: target.host, port: target.port, path: options.link.path,
+                                                    limits: WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes),
+                                                    logger: options.logger)
+        } catch {
+            return feed(.connectionFailed("\(error)", at: clock.now()))
+        }
+        socket = opened
+        _ = feed(.dialled)  // the hello, or a close if the member left meanwhile
+        guard connection.outcome == nil else {
+            socket = nil
+            return nil
+        }
+        let ticker = Task { await self.tickLoop() }
+        // The inbound path only feeds the core: player work goes to `playback` and never holds it.
+        for await inbound in opened.inbound {
+            guard let message = try? PartyProtocol.decode(inbound.text) else {
+                options.logger.warning("ignoring a bad message from the server")
+                continue
+            }
+            if case .nodes(let list) = message {
+                _ = feed(.nodesChanged(list.nodes))
+                continue
+            }
+            if case .welcome(let welcome) = message { _ = feed(.welcomed(nodes: welcome.nodes)) }
+            perform(core.receive(message, receivedAt: inbound.receivedAt, now: clock.now()))
+            _ = feed(.heard)
+        }
+        ticker.cancel()
+        socket = nil
+        node.set(nil)
+        return feed(.closed(reason: opened.closeReason, at: clock.now()))
+    }
+
+    /// Waits `seconds` before the next dial (a leave ends the wait at once).
+    private func backOff(_ seconds: Double) async -> Step? {
+        let wait = Task { _ = try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9)) }
+        backoffWait = wait
+        await withTaskCancellationHandler { await wait.value } onCancel: { wait.cancel() }
+        backoffWait = nil
+        return feed(.backoffElapsed)
+    }
+
+    /// Feeds the connection's machine one event and carries out what it answers; a dial or a wait,
+    /// which take time, is left to the run loop.
+    private func feed(_ event: Connection.Event) -> Step? {
+        var step: Step?
+        for action in connection.handle(event) {
+            switch action {
+            case .dial(let target):
+                step = .dial(target)
+            case .wait(let seconds):
+                step = .wait(seconds)
+            case .sayHello:
+                perform(core.start(now: clock.now()))
+            case .sayHelloAgain:
+                perform(core.reconnect(now: clock.now()))
+            case .close(let reason):
+                socket?.close(reason: reason)
+            case .sayBye:
+                socket?.send(PartyProtocol.encode(.bye))
+                socket?.close(reason: "left")
+            case .seated(let target):
+                node.set(target)
+            case .report(.connectionLost):
+                notices(.error(ErrorMessage(code: .serverShutdown, message: "connection lost; reconnecting")))
+            case .report(.redirected(let to)):
+                options.logger.info("redirected", metadata: ["to": "\(to)"])
+            case .finish:
+                backoffWait?.cancel()
+            }
+        }
+        return step
     }
 
     /// Asks the party to play, pause, seek, change rate or item.
@@ -257,15 +267,7 @@ public actor PartyMember {
 
     /// Says bye and stops.
     public func leave() async {
-        leaving = true
-        connection?.send(PartyProtocol.encode(.bye))
-        connection?.close(reason: "left")
-        if connection == nil { outcome = .left }
-    }
-
-    private func finish(_ result: Outcome) -> Outcome {
-        outcome = result
-        return result
+        _ = feed(.leaveRequested)
     }
 
     private func tickLoop() async {
@@ -290,9 +292,9 @@ public actor PartyMember {
             switch action {
             case .send(.timePing(let ping)):
                 // t0 is when the ping leaves the socket, not when it was decided.
-                connection?.send(stampedAt: { t0 in PartyProtocol.encode(.timePing(TimePing(id: ping.id, t0: max(t0, ping.t0)))) })
+                socket?.send(stampedAt: { t0 in PartyProtocol.encode(.timePing(TimePing(id: ping.id, t0: max(t0, ping.t0)))) })
             case .send(let message):
-                connection?.send(PartyProtocol.encode(message))
+                socket?.send(PartyProtocol.encode(message))
             case .seek(let item, let position, let at, let playing, let rate, let epoch, _):
                 guard let items = core.config?.items, !items.isEmpty else { continue }
                 playback.submit(.show(.init(items: items, item: item, position: position, at: at, playing: playing,
@@ -302,17 +304,16 @@ public actor PartyMember {
             case .setCorrection(let c):
                 playback.submit(.setCorrection(c))
             case .notice(let notice):
-                if case .error(let error) = notice, core.ended, outcome == nil {
+                if case .error(let error) = notice, core.ended {
                     // Refused by the server (wrong key, unknown party, version…): a failure, not an end.
-                    outcome = .failed(error.message)
+                    _ = feed(.refused(error.message))
                 }
                 notices(notice)
             case .disconnect(let reason):
-                if core.ended, outcome == nil { outcome = .ended(reason) }
-                connection?.close(reason: String(reason.prefix(120)))
+                if core.ended { _ = feed(.partyEnded(reason)) }
+                socket?.close(reason: String(reason.prefix(120)))
             case .redirect(let node):
-                pendingRedirect = node
-                connection?.close(reason: "redirected to \(node)")
+                _ = feed(.redirected(to: node))
             }
         }
     }

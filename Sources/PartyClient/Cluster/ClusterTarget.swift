@@ -1,8 +1,9 @@
 import PartyKit
 import PartySecurity
 
-/// The node of a cluster a member dials, and how it trusts it.
-public struct ClusterTarget: Sendable, Equatable {
+/// The node of a cluster a member dials, and how it trusts it: the target of the member's
+/// connection (``MemberConnection``), which picks the node and leaves the trust to this.
+public struct ClusterTarget: DialTarget {
     public var host: String
     public var port: Int
     public var trust: ServerTrust
@@ -18,7 +19,7 @@ public struct ClusterTarget: Sendable, Equatable {
 
     /// The node a redirect names. Its fingerprint, given over a connection this member already trusts,
     /// is pinned; without one the certificate is verified as the link's was (plain stays plain).
-    func following(_ node: NodeAddress) -> ClusterTarget {
+    public func following(_ node: NodeAddress) -> ClusterTarget {
         let trust: ServerTrust
         switch (self.trust, node.fingerprint) {
         case (.insecure, _): trust = .insecure
@@ -27,15 +28,5 @@ public struct ClusterTarget: Sendable, Equatable {
         case (.pinned, nil): trust = .verified(extraRoots: [])
         }
         return ClusterTarget(host: node.host, port: node.port, trust: trust)
-    }
-
-    /// After this node failed: the next of `nodes` (a welcome's live nodes) in turn, nil when there
-    /// is no other node to try.
-    func next(among nodes: [NodeAddress]) -> ClusterTarget? {
-        guard !nodes.isEmpty else { return nil }
-        let here = nodes.firstIndex { $0.host == host && $0.port == port }
-        let node = nodes[((here ?? -1) + 1) % nodes.count]
-        guard node.host != host || node.port != port else { return nil }
-        return following(node)
     }
 }

@@ -134,7 +134,7 @@ let package = Package(
         .target(
             name: "PartyClient",
             dependencies: [
-                "PartyKit", "PartySecurity", "StoryKit", "PlayerCore", "FFmpegKit", "MediaTime", "WebSocketTransport",
+                "PartyKit", "PartySecurity", "TandemBase", "StoryKit", "PlayerCore", "FFmpegKit", "MediaTime", "WebSocketTransport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "DequeModule", package: "swift-collections"),

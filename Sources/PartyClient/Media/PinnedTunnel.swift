@@ -132,7 +132,7 @@ public final class PinnedTunnel: Sendable {
         var target: Target?
         if let node {
             do { target = try await Self.resolve(node) } catch {
-                logger.info("media tunnel: cannot reach the party's node", metadata: ["node": "\(node.host):\(node.port)", "error": "\(error)"])
+                logger.info("media tunnel: cannot reach the party's node", metadata: ["node": "\(node.address)", "error": "\(error)"])
             }
         }
         let (stale, waiting) = registry.withLock { registry -> ([any Channel], [any Channel]) in
@@ -177,7 +177,7 @@ public final class PinnedTunnel: Sendable {
             guard let reached = probe.remoteAddress else { throw SecurityError.probe("no address") }
             return Target(node: node, address: reached, tls: tls)
         } catch {
-            throw SecurityError.probe("cannot reach the party server \(node.host):\(node.port): \(error)")
+            throw SecurityError.probe("cannot reach the party server \(node.address): \(error)")
         }
     }
 

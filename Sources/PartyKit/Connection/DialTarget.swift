@@ -1,13 +1,13 @@
+import TandemBase
+
 /// A node a member dials: where it is, and how a node it is sent to from there is reached.
 ///
 /// The member's connection (``MemberConnection``) keeps its targets as values of this kind without
 /// knowing how they are trusted: a real member's target carries its TLS trust (a redirect's
 /// fingerprint pinned, say), and a plain ``NodeAddress`` is a target of its own.
 public protocol DialTarget: Sendable, Equatable {
-    /// The node's host name or address.
-    var host: String { get }
-    /// The node's port.
-    var port: Int { get }
+    /// Where the node is.
+    var address: HostPort { get }
     /// The node `node` names, reached from this one: where a redirect sends the member, or the next
     /// live node it tries when this one cannot be reached. What carries over of how this node was
     /// trusted is the conformer's business.
@@ -20,9 +20,9 @@ extension DialTarget {
     /// node to try.
     public func next(among nodes: [NodeAddress]) -> Self? {
         guard !nodes.isEmpty else { return nil }
-        let here = nodes.firstIndex { $0.host == host && $0.port == port }
+        let here = nodes.firstIndex { $0.address == address }
         let node = nodes[((here ?? -1) + 1) % nodes.count]
-        guard node.host != host || node.port != port else { return nil }
+        guard node.address != address else { return nil }
         return following(node)
     }
 }

@@ -85,7 +85,7 @@ public struct MemberConnection<Target: DialTarget>: Sendable, Equatable {
 
     private mutating func connectionFailed(_ error: String, now: Double) -> [Action] {
         guard case .dialling(let leg) = state else { return [] }
-        let server = "\(leg.target.host):\(leg.target.port)"
+        let server = "\(leg.target.address)"
         guard case .returning(let outage) = leg.standing else {
             return finish(.failed("cannot join \(server): \(error)"), connected: false)
         }

@@ -189,23 +189,38 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "FFmpegKitTests", dependencies: ["FFmpegKit"]),
+        // What the test targets share: failure-bounded waits, child processes and blocking work
+        // kept off the cooperative pool, temporary folders, loopback ports, a UNIX-socket line client.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // A certificate authority made in the test (TLS tests only: it links swift-certificates and NIOSSL).
+        .target(
+            name: "TestSupportTLS",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Tests/TestSupportTLS"
+        ),
+        .testTarget(name: "FFmpegKitTests", dependencies: ["TestSupport", "FFmpegKit"]),
         .testTarget(
             name: "PartyClusterTests",
-            dependencies: ["PartyCluster", "PartyKit", "PartyService", "PartyNet", "WebSocketTransport", "SyncplayNet", "SyncplayKit",
+            dependencies: ["TestSupport", "PartyCluster", "PartyKit", "PartyService", "PartyNet", "WebSocketTransport", "SyncplayNet", "SyncplayKit",
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "PostgresNIO", package: "postgres-nio"),
                            .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "FFmpegKit"]),
-        .testTarget(name: "SubtitleKitTests", dependencies: ["SubtitleKit", "PlayerCore", "FFmpegKit"]),
+        .testTarget(name: "PlayerCoreTests", dependencies: ["TestSupport", "PlayerCore", "FFmpegKit"]),
+        .testTarget(name: "SubtitleKitTests", dependencies: ["TestSupport", "SubtitleKit", "PlayerCore", "FFmpegKit"]),
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
         .testTarget(name: "PartyKitTests", dependencies: ["PartyKit", "MediaTime"]),
         .testTarget(name: "PartySimulatorTests", dependencies: ["PartySimulator", "PartyKit"]),
         .testTarget(
             name: "WebSocketTransportTests",
             dependencies: [
+                "TestSupport", "TestSupportTLS",
                 "WebSocketTransport",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -218,6 +233,7 @@ let package = Package(
         .testTarget(
             name: "PartyNetTests",
             dependencies: [
+                "TestSupport", "TestSupportTLS",
                 "PartyNet", "PartyKit", "StoryKit", "PlayerCore", "WebSocketTransport",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -226,27 +242,29 @@ let package = Package(
         ),
         .testTarget(
             name: "PartyServiceTests",
-            dependencies: ["PartyService", "PartyNet", "PartyKit", "WebSocketTransport",
+            dependencies: ["TestSupport", "PartyService", "PartyNet", "PartyKit", "WebSocketTransport",
                            .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "MPVIPCTests", dependencies: ["MPVIPC", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "MPVIPCTests", dependencies: ["TestSupport", "MPVIPC", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "TandemCLITests",
-            dependencies: ["TandemCLI", "MPVIPC", "PlayerCore", "FFmpegKit", "MediaTime", "PartySimulator", "PartyKit", "StoryKit",
+            dependencies: ["TestSupport", "TandemCLI", "MPVIPC", "PlayerCore", "FFmpegKit", "MediaTime", "PartySimulator", "PartyKit", "StoryKit",
                            "PartyNet", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "StoryKitTests",
             dependencies: [
+                "TestSupport",
                 "StoryKit", "PlayerCore", "FFmpegKit",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "TandemWindowTests", dependencies: ["TandemWindow", "PlayerCore", "FFmpegKit", "CFFmpeg", "CSDL2", "StoryKit"]),
+        .testTarget(name: "TandemWindowTests", dependencies: ["TestSupport", "TandemWindow", "PlayerCore", "FFmpegKit", "CFFmpeg", "CSDL2", "StoryKit"]),
         .testTarget(name: "SyncplayKitTests", dependencies: ["SyncplayKit", "PartyKit"]),
         .testTarget(
             name: "SyncplayNetTests",
             dependencies: [
+                "TestSupport", "TestSupportTLS",
                 "SyncplayNet", "SyncplayKit", "PlayerCore", "PartyKit", "PartyNet",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

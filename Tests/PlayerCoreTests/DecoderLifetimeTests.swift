@@ -10,7 +10,7 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-decoders-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let file = try AudioTrackSwitchTests.twoTrackFile(in: dir)
+        let file = try await AudioTrackSwitchTests.twoTrackFile(in: dir)
         let time = ManualTimeSource(10)
         let sink = ManualAudioSink()
         let beforeOpen = Decoder.liveCount

@@ -40,7 +40,7 @@ struct ClusterOutageTests {
 
     /// PostgreSQL stops mid-run: operations fail with an outage error naming the database; once it is
     /// back, the same directory (its pool reconnecting by itself) works again, with its data intact.
-    @Test(.enabled(if: TestDatabase.available, TestDatabase.skipReason), .stoppingTheDatabase)
+    @Test(.enabled(if: TestDatabase.available, TestDatabase.skipReason))
     func theDirectorySurvivesADatabaseRestart() async throws {
         let url = try #require(TestDatabase.url)
         try await ClusterDirectory.withDirectory(url: url, configuration: TestDatabase.node("restart")) { a in

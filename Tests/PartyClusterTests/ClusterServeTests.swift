@@ -142,9 +142,15 @@ struct ClusterServeTests {
         let guestRun = Task { await guest.run() }
         try await waitUntil("the guest is synced", within: .seconds(60), every: .milliseconds(100)) { await guest.status.synced }
         await a.stop()
-        // Well under the lease: the release, not an expiry, moved the party.
-        try await waitUntil("both members welcomed by b", within: .seconds(20), every: .milliseconds(100)) {
-            Self.welcomes(hostNotices) == 2 && Self.welcomes(guestNotices) == 2
+        // Under the lease (60 s): the release, not an expiry, moved the party. The bound leaves room
+        // for a loaded machine (the suite runs in parallel) and still tells the two apart.
+        do {
+            try await waitUntil("both members welcomed by b", within: .seconds(40), every: .milliseconds(100)) {
+                Self.welcomes(hostNotices) == 2 && Self.welcomes(guestNotices) == 2
+            }
+        } catch {
+            Issue.record("host heard \(hostNotices.all); guest heard \(guestNotices.all)")
+            throw error
         }
         #expect(await b.server.memberCount == 2)
         #expect(try await b.node.directory.lookup(party: party)?.node == b.node.directory.configuration.nodeID)
@@ -186,7 +192,7 @@ struct ClusterServeTests {
 
     /// PostgreSQL restarts under a running party: the party goes on, and afterwards the directory
     /// still sends a new guest from the other node to it.
-    @Test(.stoppingTheDatabase) func thePartySurvivesADatabaseRestart() async throws {
+    @Test func thePartySurvivesADatabaseRestart() async throws {
         let (a, b) = try await Self.twoNodes(lease: TestDatabase.steadyLease)
         let party = TestDatabase.unique("pg-restart")
         let host = TestMembers.member(a.link(party, key: Self.key), name: "Hana", create: try TestMembers.config())

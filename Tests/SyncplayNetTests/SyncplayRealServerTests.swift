@@ -8,9 +8,11 @@ import SyncplayKit
 /// Tandem in a room on Debian's real syncplay-server with a real syncplay + mpv client, all on
 /// loopback: pause and seek from either side reach the other (mpv read over its own IPC socket).
 @Suite(.serialized) struct SyncplayRealServerTests {
-    /// Generous failure bounds: a loaded 2-core machine starts Python and mpv slowly.
-    static let startBound = 40.0
-    static let propagationBound = 20.0
+    /// Generous failure bounds: a loaded 2-core machine (the suite runs in parallel, other builds
+    /// beside it) starts Python and mpv slowly, and a syncplay client acts on a state change on its
+    /// next poll of mpv. Nothing waits for them to pass.
+    static let startBound = 60.0
+    static let propagationBound = 40.0
 
     @Test func pauseAndSeekReachTheOtherSideBothWays() async throws {
         if let missing = SyncplayBinaries.missing {

@@ -27,8 +27,8 @@ public final class AsyncLock: Sendable {
     /// every test that starts SDL holds this lock (exclusively) while it runs.
     public static let sdl = AsyncLock()
 
-    /// The test database (scripts/with-postgres.sh's one server): tests that use it hold this lock
-    /// shared; a test that stops or restarts the server holds it exclusively.
+    /// The test database (scripts/with-postgres.sh's one server), which some tests stop and
+    /// restart: the tests that use it hold this lock while they run.
     public static let database = AsyncLock()
 
     /// Waits until no one else holds the lock, and takes it alone. Pair with ``unlock()``.

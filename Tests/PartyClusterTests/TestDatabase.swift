@@ -92,6 +92,17 @@ enum TestDatabase {
 
     static let sqlLogger = Logger(label: "test.sql")
 
+    /// Makes every node registered so far dead to the directory (its heartbeat a day old). A node of
+    /// an earlier test that was killed, not stopped, stays listed for a lease; its address is a
+    /// loopback port that a server of a test running meanwhile (the suite runs in parallel) may have
+    /// taken since, and a member of this test failing over to it would dial that server.
+    static func forgetEarlierNodes() async {
+        guard available else { return }
+        _ = try? await withConnection { connection in
+            try await connection.query("UPDATE tandem_nodes SET heartbeat = now() - interval '1 day'", logger: sqlLogger)
+        }
+    }
+
     /// Runs `body` on a connection of its own to the test database (loopback, without TLS, as
     /// with-postgres.sh starts it), closed after.
     static func withConnection<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {

@@ -5,7 +5,8 @@ import TestSupport
 /// nodes with leases, members with players, takeovers with time bounds. Each test of a suite given
 /// ``Trait/usingTheDatabase`` holds ``AsyncLock/database`` while it runs, so the cluster tests run
 /// one at a time (in parallel with the rest of the suite): none meets an outage another test caused
-/// (two of them stop or restart the server), and none races another for the machine's two cores.
+/// (two of them stop or restart the server), none races another for the machine's two cores, and
+/// none sees the nodes an earlier one left registered (``TestDatabase/forgetEarlierNodes()``).
 struct UsingTheDatabase: SuiteTrait, TestTrait, TestScoping {
     var isRecursive: Bool { true }
 
@@ -16,6 +17,7 @@ struct UsingTheDatabase: SuiteTrait, TestTrait, TestScoping {
     func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         await AsyncLock.database.lock()
         defer { AsyncLock.database.unlock() }
+        await TestDatabase.forgetEarlierNodes()
         try await function()
     }
 }

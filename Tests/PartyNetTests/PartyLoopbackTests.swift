@@ -121,7 +121,9 @@ import TestSupport
     }
 
     @Test func afterAServerRestartTheHostRecreatesThePartyAndEveryoneComesBack() async throws {
-        let first = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
+        // A port the second server can listen on again: outside the range other tests' servers and
+        // connections get theirs from.
+        let first = PartyServerRunner(host: "127.0.0.1", port: try LoopbackPort.free(), logger: Logger(label: "test"))
         let port = try await first.start()
         let link = PartyLink(host: "127.0.0.1", port: port, party: "again", key: "k", insecure: true)
         let notices = Notices()

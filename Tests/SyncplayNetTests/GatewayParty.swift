@@ -32,11 +32,15 @@ struct GatewayParty: Sendable {
 
     /// `tls`: the gateway's STARTTLS identity (nil: it declines STARTTLS); `partyGrace`: the
     /// gateway's ``SyncplayRestartGrace`` (0: an unknown room is an `Error` at once).
+    /// `restartable`: the server and gateway listen on ports (``LoopbackPort/free()``) they can listen
+    /// on again after a restart, not on ports the kernel picks.
     static func start(party: String = "p\(UInt32.random(in: 0...UInt32.max))", control: ControlPolicy,
-                      tls: NIOSSLContext? = nil, partyGrace: Double = SyncplayRestartGrace.standardLength) async throws -> GatewayParty {
-        let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Fixtures.quietLogger)
+                      tls: NIOSSLContext? = nil, partyGrace: Double = SyncplayRestartGrace.standardLength,
+                      restartable: Bool = false) async throws -> GatewayParty {
+        let server = PartyServerRunner(host: "127.0.0.1", port: restartable ? try LoopbackPort.free() : 0, logger: Fixtures.quietLogger)
         let port = try await server.start()
-        let gateway = try await SyncplayGatewayServer.start(host: "127.0.0.1", port: 0, parties: server, tls: tls, partyGrace: partyGrace,
+        let gateway = try await SyncplayGatewayServer.start(host: "127.0.0.1", port: restartable ? try LoopbackPort.free() : 0,
+                                                             parties: server, tls: tls, partyGrace: partyGrace,
                                                              logger: Fixtures.quietLogger)
         let notices = Notices()
         let link = PartyLink(host: "127.0.0.1", port: port, party: party, key: key, insecure: true)

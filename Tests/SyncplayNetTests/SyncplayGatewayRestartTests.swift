@@ -19,7 +19,7 @@ import SyncplayKit
         }
         let home = try SyncplayGatewayTests.home()
         defer { try? FileManager.default.removeItem(at: home) }
-        let party = try await GatewayParty.start(control: .everyone)
+        let party = try await GatewayParty.start(control: .everyone, restartable: true)
         let partyPort = await party.host.options.link.port
         let gatewayPort = party.gateway.port
         let peer = try await SyncplayGatewayTests.Peer.join(party, name: "amy", home: home)

@@ -24,7 +24,10 @@ import WebSocketTransport
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let config = folder.appendingPathComponent("serve.json")
-        try Data(#"{"listen": "127.0.0.1:0", "insecure": true, "syncplay": "127.0.0.1:0", "drain": {"seconds": 120}, "cache": {"size": 0}}"#.utf8)
+        // Ports the next server can listen on again (outside the range other tests' servers and
+        // connections get theirs from), not ones the kernel picks.
+        let (listen, syncplay) = (try LoopbackPort.free(), try LoopbackPort.free())
+        try Data(#"{"listen": "127.0.0.1:\#(listen)", "insecure": true, "syncplay": "127.0.0.1:\#(syncplay)", "drain": {"seconds": 120}, "cache": {"size": 0}}"#.utf8)
             .write(to: config)
 
         let serve = try Self.serve(config: config, folder: folder)
@@ -56,8 +59,10 @@ import WebSocketTransport
         serve.terminate()
         // Told at the drain's start, while the host keeps the drain going: a chat line, then a
         // close without `Error`, so she keeps trying.
+        // (Her status and her notices change on their own paths: waited for together.)
         try await waitUntil("amy to lose the connection and retry", within: Self.bound) {
-            await amy.status.reconnecting || ended.withLock { $0 } != nil
+            let lost = notices.all.contains { if case .connectionLost = $0 { true } else { false } }
+            return (await amy.status.reconnecting && lost) || ended.withLock { $0 } != nil
         }
         #expect(ended.withLock { $0 } == nil, "amy's session ended instead of reconnecting")
         #expect(notices.all.contains(.chat(from: "Tandem", text: "the server is restarting; reconnecting")))

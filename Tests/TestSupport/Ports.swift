@@ -4,25 +4,44 @@ import Glibc
 #endif
 
 /// Loopback ports for tests that must name one before something listens on it (a child process
-/// given `--port N`). Servers the tests start themselves listen on port 0 and say which they got.
+/// given `--port N`, a server stopped and started again on the same port). Servers the tests start
+/// once listen on port 0 and say which they got.
 public enum LoopbackPort {
     public struct Failure: Error, CustomStringConvertible { public let description: String }
 
-    /// A loopback port nobody listens on now: bound by the kernel's choice, then closed.
+    /// The kernel's ephemeral port range (ip_local_port_range): where it picks the ports of servers
+    /// bound to port 0 and of outgoing connections.
+    public static let ephemeral: ClosedRange<Int> = {
+        let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        let bounds = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).compactMap { Int($0) }
+        return bounds.count == 2 && bounds[0] <= bounds[1] ? bounds[0]...bounds[1] : 32768...60999
+    }()
+
+    /// A loopback port nobody listens on now, outside the kernel's ephemeral range, so that no server
+    /// bound to port 0 and no outgoing connection of a test running meanwhile takes it: the port
+    /// stays free until the test listens on it — again after a restart — or dials it to be refused.
+    /// Picked at random below the ephemeral range and checked by binding it.
     public static func free() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let candidates = 10_000..<min(ephemeral.lowerBound, 32_768)
+        for _ in 0..<200 {
+            let port = Int.random(in: candidates)
+            if try bindable(port) { return port }
+        }
+        throw Failure(description: "no free loopback port in \(candidates)")
+    }
+
+    /// Whether 127.0.0.1:`port` can be bound now (it is bound, then closed).
+    private static func bindable(_ port: Int) throws -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
-        guard bound else { throw Failure(description: "bind: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port` now. A non-blocking connect,

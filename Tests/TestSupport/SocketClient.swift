@@ -34,17 +34,19 @@ public final class SocketClient {
 
     /// Connects to the socket at `path`.
     public init(path: String) throws {
+        // The descriptor is the object's only once connected: a failed attempt closes it here, and
+        // no deinit closes that number again (by then another thread's file, a child's pipe, may have it).
         #if canImport(Darwin)
-        fd = socket(AF_UNIX, SOCK_STREAM, 0)
+        let descriptor = socket(AF_UNIX, SOCK_STREAM, 0)
         #else
-        fd = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0)
+        let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0)
         #endif
-        guard fd >= 0 else { throw SocketClientError(description: "socket: \(Self.errorText())") }
+        guard descriptor >= 0 else { throw SocketClientError(description: "socket: \(Self.errorText())") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
         guard path.utf8.count < capacity else {
-            close(fd)
+            close(descriptor)
             throw SocketClientError(description: "path too long")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -53,19 +55,20 @@ public final class SocketClient {
         }
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
         guard result == 0 else {
             let text = Self.errorText()
-            close(fd)
+            close(descriptor)
             throw SocketClientError(description: "connect \(path): \(text)")
         }
         #if canImport(Darwin)
         var on: CInt = 1
-        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<CInt>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<CInt>.size))
         #endif
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        fd = descriptor
     }
 
     deinit {

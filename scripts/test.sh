@@ -18,6 +18,8 @@ export XDG_CONFIG_HOME=$home/config XDG_STATE_HOME=$home/state
 # awaited through TestSupport's ChildProcess, blocking calls run on threads of their own. Resources only
 # one test can use at a time say so: SDL and the test database through TestSupport's AsyncLock, suites
 # on one process-wide thing with .serialized, a process-wide count in an exit test (a process of its own).
-# About 60 s here, against about 230 s with --no-parallel (which `scripts/test.sh --no-parallel` still runs).
+# On this 2-core machine otherwise idle: about 55 s of tests (60 s in all), against about 230 s with
+# --no-parallel (`scripts/test.sh --no-parallel` still runs them one at a time); with other builds loading
+# it (load 10-17): 75-95 s against 290 s.
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-8}
 scripts/with-postgres.sh swift test --skip-build --parallel "$@"

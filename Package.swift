@@ -278,25 +278,40 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What the test targets share: failure-bounded waits, child processes and blocking work
+        // kept off the cooperative pool, temporary folders, loopback ports, a UNIX-socket line client.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // A certificate authority made in the test (TLS tests only: it links swift-certificates and NIOSSL).
+        .target(
+            name: "TestSupportTLS",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Tests/TestSupportTLS"
+        ),
         .testTarget(name: "TandemBaseTests", dependencies: ["TandemBase"]),
-        .testTarget(name: "FFmpegKitTests", dependencies: ["FFmpegKit", "CFFmpeg"]),
+        .testTarget(name: "FFmpegKitTests", dependencies: ["TestSupport", "FFmpegKit", "CFFmpeg"]),
         .testTarget(
             name: "PartyClusterTests",
-            dependencies: ["PartyCluster", "PartyKit", "PartyService", "PartyServer", "PartyClient", "PlayerCore", "WebSocketTransport",
+            dependencies: ["TestSupport", "PartyCluster", "PartyKit", "PartyService", "PartyServer", "PartyClient", "PlayerCore", "WebSocketTransport",
                            "SyncplayGateway", "SyncplayKit",
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "PostgresNIO", package: "postgres-nio"),
                            .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "FFmpegKit", "MediaTime"]),
-        .testTarget(name: "SubtitleKitTests", dependencies: ["SubtitleKit", "PlayerCore", "FFmpegKit", "CFFmpeg"]),
+        .testTarget(name: "PlayerCoreTests", dependencies: ["TestSupport", "PlayerCore", "FFmpegKit", "MediaTime"]),
+        .testTarget(name: "SubtitleKitTests", dependencies: ["TestSupport", "SubtitleKit", "PlayerCore", "FFmpegKit", "CFFmpeg"]),
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
         .testTarget(name: "PartyKitTests", dependencies: ["PartyKit", "MediaTime"]),
         .testTarget(name: "PartySimulatorTests", dependencies: ["PartySimulator", "PartyKit"]),
         .testTarget(
             name: "WebSocketTransportTests",
             dependencies: [
+                "TestSupport", "TestSupportTLS",
                 "WebSocketTransport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -314,6 +329,7 @@ let package = Package(
         .testTarget(
             name: "PartyClientTests",
             dependencies: [
+                "TestSupport", "TestSupportTLS",
                 "PartyClient", "PartyServer", "PartySecurity", "PartyKit", "StoryKit", "PlayerCore", "FFmpegKit",
                 "MediaTime", "WebSocketTransport",
                 .product(name: "Logging", package: "swift-log"),
@@ -327,14 +343,14 @@ let package = Package(
         ),
         .testTarget(
             name: "PartyServiceTests",
-            dependencies: ["PartyService", "PartyServer", "PartyClient", "PartyKit", "WebSocketTransport",
+            dependencies: ["TestSupport", "PartyService", "PartyServer", "PartyClient", "PartyKit", "WebSocketTransport",
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "MPVIPCTests", dependencies: ["MPVIPC", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "MPVIPCTests", dependencies: ["TestSupport", "MPVIPC", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "TandemCLITests",
-            dependencies: ["TandemCLI", "TandemApp", "TandemBench", "MPVIPC", "PlayerCore", "FFmpegKit", "MediaTime", "PartySimulator", "PartyKit", "StoryKit",
+            dependencies: ["TestSupport", "TandemCLI", "TandemApp", "TandemBench", "MPVIPC", "PlayerCore", "FFmpegKit", "MediaTime", "PartySimulator", "PartyKit", "StoryKit",
                            "PartyServer", "PartyClient", "SyncplayClient", "SyncplayKit", "TandemWindow", "CSDL2", "WebSocketTransport",
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log")]
@@ -342,15 +358,17 @@ let package = Package(
         .testTarget(
             name: "StoryKitTests",
             dependencies: [
+                "TestSupport",
                 "StoryKit", "PlayerCore", "FFmpegKit",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "TandemWindowTests", dependencies: ["TandemWindow", "PlayerCore", "FFmpegKit", "CFFmpeg", "CSDL2", "StoryKit"]),
+        .testTarget(name: "TandemWindowTests", dependencies: ["TestSupport", "TandemWindow", "PlayerCore", "FFmpegKit", "CFFmpeg", "CSDL2", "StoryKit"]),
         .testTarget(name: "SyncplayKitTests", dependencies: ["SyncplayKit", "PartyKit"]),
         .testTarget(
             name: "SyncplayNetTests",
             dependencies: [
+                "TestSupport", "TestSupportTLS",
                 "SyncplayNet", "SyncplayGateway", "SyncplayClient", "SyncplayKit", "PlayerCore", "PartyKit",
                 "PartySecurity", "PartyServer", "PartyClient",
                 .product(name: "Logging", package: "swift-log"),

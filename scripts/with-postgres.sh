@@ -54,14 +54,27 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# A free port: the kernel picks one for a socket bound to port 0, which we then close. Another process
-# could take it in between; pg_ctl then fails to start and says so.
+# A free port below the kernel's ephemeral range (where it picks the ports of servers bound to port 0 and of
+# outgoing connections): tests that stop and restart the server find it still free, not taken meanwhile by
+# a connection of a test running in parallel. Another process could still take it; pg_ctl then fails to
+# start and says so.
 if command -v python3 >/dev/null; then
-    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+    port=$(python3 -c '
+import random, socket
+low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+while True:
+    port = random.randrange(10000, min(low, 32768))
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", port)); print(port); break
+    except OSError:
+        pass
+    finally:
+        s.close()')
 else
-    # Without python: a random high port nobody answers on.
+    # Without python: a random port below the usual ephemeral range that nobody answers on.
     while :; do
-        port=$((20000 + RANDOM % 40000))
+        port=$((10000 + RANDOM % 22000))
         (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || break
     done
 fi

@@ -1,6 +1,7 @@
 import FFmpegKit
 import Foundation
 import Testing
+import TestSupport
 
 enum Assets {
     static func path(_ name: String) -> String {
@@ -12,17 +13,11 @@ enum Assets {
 @Suite struct InputFileTests {
     /// `tandem probe` reports what ffprobe reports.
     @Test(arguments: ["h264-aac.mp4", "vp9-opus.webm", "audio-only.m4a", "odd-dims.mp4", "10bit.mkv"])
-    func infoAgreesWithFFprobe(clip: String) throws {
+    func infoAgreesWithFFprobe(clip: String) async throws {
         let file = Assets.path(clip)
         let info = try InputFile(url: file).info()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffprobe", "-v", "quiet", "-of", "json", "-show_streams", "-show_format", file]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = Data(try await ChildProcess.run("ffprobe", ["-v", "quiet", "-of", "json", "-show_streams", "-show_format", file])
+            .standardOutputBytes)
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let streams = try #require(json["streams"] as? [[String: Any]])
         let format = try #require(json["format"] as? [String: Any])

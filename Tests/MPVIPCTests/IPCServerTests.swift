@@ -7,6 +7,7 @@ import Darwin
 #endif
 import MPVIPC
 import Testing
+import TestSupport
 
 @Suite("IPCServer over a real UNIX socket")
 struct IPCServerTests {
@@ -176,7 +177,7 @@ struct IPCServerTests {
     }
 
     @Test func stopClosesClientsAndRemovesTheSocket() async throws {
-        let path = temporarySocketPath()
+        let path = temporarySocketPath("ipc-test")
         let server = IPCServer(socketPath: path, target: FakeTarget(), logger: quietLogger)
         try await server.start()
         #expect(fileExists(path))
@@ -208,7 +209,7 @@ struct IPCServerTests {
     }
 
     @Test func replacesAStaleSocketFile() async throws {
-        let path = temporarySocketPath()
+        let path = temporarySocketPath("ipc-test")
         let first = IPCServer(socketPath: path, target: FakeTarget(), logger: quietLogger)
         try await first.start()
         // A second server on the same path takes over, as mpv does with a leftover socket.
@@ -236,7 +237,7 @@ struct IPCServerTests {
 
     @Test func unusablePathsAreReported() async throws {
         // A regular file where the socket should go.
-        let filePath = temporarySocketPath()
+        let filePath = temporarySocketPath("ipc-test")
         let file = fopen(filePath, "w")
         fclose(file)
         defer { unlink(filePath) }
@@ -278,7 +279,7 @@ struct IPCServerTests {
     }
 
     @Test func droppingAListeningServerClosesIt() async throws {
-        let path = temporarySocketPath()
+        let path = temporarySocketPath("ipc-test")
         var server: IPCServer? = IPCServer(socketPath: path, target: FakeTarget(), logger: quietLogger)
         try await server?.start()
         let client = try SocketClient(path: path)

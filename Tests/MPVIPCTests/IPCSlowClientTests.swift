@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import MPVIPC
 
 /// Property changes queued for a client are bounded: a client that stops reading costs at most one

@@ -5,6 +5,7 @@ import PartyServer
 import PartyClient
 import PlayerCore
 import Testing
+import TestSupport
 
 /// Buffering on real sockets: a guest whose media path crawls (a throttling proxy between it and
 /// the party's media endpoint) runs dry, and the party waits for it, then goes on; the other guest,
@@ -41,9 +42,9 @@ import Testing
         let ann = guest(link, "Ann", annNotices)
         let gus = guest(slowLink, "Gus", gusNotices)
         let runs = [Task { await host.run() }]
-        #expect(await PartyLoopbackTests.waitUntil { await host.status.me != nil })
+        #expect(await eventually { await host.status.me != nil })
         let guestRuns = [Task { await ann.run() }, Task { await gus.run() }]
-        #expect(await PartyLoopbackTests.waitUntil(30) {
+        #expect(await eventually(within: 30) {
             let annSynced = await ann.status.synced
             return annSynced ? await gus.status.synced : false
         }, "both guests join")
@@ -51,29 +52,29 @@ import Testing
 
         await host.request(.play)
         // Gus plays through what the burst gave it, runs dry, and the party waits for it…
-        #expect(await PartyLoopbackTests.waitUntil(60) { hostNotices.all.contains("waiting for Gus (buffering)") },
+        #expect(await eventually(within: 60) { hostNotices.all.contains("waiting for Gus (buffering)") },
                 "host heard: \(hostNotices.all)")
-        #expect(await PartyLoopbackTests.waitUntil { annNotices.all.contains("waiting for Gus (buffering)") }, "every member is told")
-        #expect(await PartyLoopbackTests.waitUntil { gusNotices.all.contains("waiting for Gus (buffering)") })
-        #expect(await PartyLoopbackTests.waitUntil(30) { hostNotices.all.contains("Gus buffering") })
+        #expect(await eventually { annNotices.all.contains("waiting for Gus (buffering)") }, "every member is told")
+        #expect(await eventually { gusNotices.all.contains("waiting for Gus (buffering)") })
+        #expect(await eventually(within: 30) { hostNotices.all.contains("Gus buffering") })
         // …for at most the stall wait, then goes on without it (Gus still crawling).
-        #expect(await PartyLoopbackTests.waitUntil(30) { hostNotices.all.contains("went on without the stalled participant") })
+        #expect(await eventually(within: 30) { hostNotices.all.contains("went on without the stalled participant") })
         #expect(await gus.status.synced == false, "still buffering")
         let wentOnAt = await host.status.position ?? 0
-        #expect(await PartyLoopbackTests.waitUntil(30) { (await host.status.position ?? 0) > wentOnAt + 1 }, "the party plays on")
+        #expect(await eventually(within: 30) { (await host.status.position ?? 0) > wentOnAt + 1 }, "the party plays on")
         #expect(proxy.throttled > 0, "the throttle was in force")
 
         // The link recovers: Gus refills, seeks to where the party is, and follows it again.
         proxy.lift()
-        #expect(await PartyLoopbackTests.waitUntil(60) { await gus.status.synced }, "gus heard: \(gusNotices.all)")
-        #expect(await PartyLoopbackTests.waitUntil(30) {
+        #expect(await eventually(within: 60) { await gus.status.synced }, "gus heard: \(gusNotices.all)")
+        #expect(await eventually(within: 30) {
             await host.status.participants.first { $0.name == "Gus" }?.presence?.state == .watching
         })
         guard let a = await host.currentPlayer, let b = await gus.currentPlayer else {
             Issue.record("no players")
             return
         }
-        #expect(await PartyLoopbackTests.waitUntil(30) {
+        #expect(await eventually(within: 30) {
             let now = MonotonicTimeSource().now()
             return abs(a.clock.position(at: now) - b.clock.position(at: now)) < 0.02
         }, "Gus caught up with the party")

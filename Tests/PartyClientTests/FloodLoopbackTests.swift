@@ -4,6 +4,7 @@ import PartyKit
 import PartyServer
 import PartyClient
 import Testing
+import TestSupport
 import WebSocketTransport
 
 /// The flood limit on a real server over loopback: a joined member's time pings are answered on its
@@ -21,7 +22,7 @@ import WebSocketTransport
         let host = PartyLoopbackTests.member(link, name: "Hana", create: PartyConfig(items: [PartyLoopbackTests.item("party.mp4")]),
                                              notices: notices)
         let hostRun = Task { await host.run() }
-        #expect(await PartyLoopbackTests.waitUntil { await host.status.synced })
+        #expect(await eventually { await host.status.synced })
 
         let flooder = try await WebSocketClient.connect(host: "127.0.0.1", port: port, path: "/party/flood", logger: Logger(label: "test"))
         flooder.send(PartyProtocol.encode(.hello(Hello(party: "flood", key: "k", name: "Flo"))))
@@ -60,7 +61,7 @@ import WebSocketTransport
 
         // The normal member was never dropped: one welcome, no flood, and it plays on.
         await host.request(.play)
-        #expect(await PartyLoopbackTests.waitUntil { await host.status.playing })
+        #expect(await eventually { await host.status.playing })
         #expect(notices.all.filter { $0.hasPrefix("joined party") }.count == 1, "\(notices.all)")
         #expect(!notices.all.contains { $0.contains("messages a second") }, "\(notices.all)")
         await host.leave()

@@ -6,6 +6,7 @@ import PartyClient
 import PlayerCore
 import Synchronization
 import Testing
+import TestSupport
 import WebSocketTransport
 
 /// Keys on a real server over loopback: wrong keys limited per address (party and media), nothing
@@ -61,14 +62,14 @@ import WebSocketTransport
         }
         let host = member("Hana", create: PartyConfig(items: [PartyLoopbackTests.item("party.mp4")]), folders: [PartyLoopbackTests.media])
         let hostRun = Task { await host.run() }
-        #expect(await PartyLoopbackTests.waitUntil { await host.status.synced })
+        #expect(await eventually { await host.status.synced })
         // The guest has no copy: it streams the party's with the media token.
         let guest = member("Gus", folders: [empty.path])
         let guestRun = Task { await guest.run() }
-        #expect(await PartyLoopbackTests.waitUntil(30) { await guest.status.synced })
+        #expect(await eventually(within: 30) { await guest.status.synced })
         await host.request(.play)
         await guest.chat("hello")
-        #expect(await PartyLoopbackTests.waitUntil(30) { (await guest.status.position ?? 0) > 0.5 })
+        #expect(await eventually(within: 30) { (await guest.status.position ?? 0) > 0.5 })
         #expect(server.media.servedBodies > 0, "the guest never streamed")
         // A wrong key and a stranger's wrong media token, for their log lines.
         let wrong = PartyMember(options: .init(link: PartyLink(host: "127.0.0.1", port: port, party: link.party, key: "not-" + Self.key, insecure: true),

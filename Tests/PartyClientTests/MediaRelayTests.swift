@@ -6,6 +6,7 @@ import PartyKit
 @testable import PartyClient
 import PlayerCore
 import Testing
+import TestSupport
 import WebSocketTransport
 
 /// `tandem serve` relays a host's files: the host dials the server, the server fetches chunks and
@@ -22,17 +23,17 @@ import WebSocketTransport
         let host = PartyLoopbackTests.member(link, name: "Hana", create: PartyConfig(items: [PartyLoopbackTests.item("party.mp4")]),
                                              notices: notices)
         let hostRun = Task { await host.run() }
-        #expect(await PartyLoopbackTests.waitUntil { await host.status.me != nil })
+        #expect(await eventually { await host.status.me != nil })
         let upstream = Task {
             await MediaUpstream(link: link, files: [0: Self.file], seat: { await host.seatToken }, logger: Logger(label: "test")).run()
         }
         let url = "http://127.0.0.1:\(port)\(MediaPath.path(party: link.party, item: 0))"
         let headers = ["headers": MediaToken.header(key: link.key, party: link.party)]
-        #expect(await PartyLoopbackTests.waitUntil { (try? await RawHTTP.get(port: port, MediaPath.path(party: link.party, item: 0),
+        #expect(await eventually { (try? await RawHTTP.get(port: port, MediaPath.path(party: link.party, item: 0),
             method: "HEAD", headers: ["Authorization": "Bearer \(MediaToken.derive(key: link.key, party: link.party))"]).status) == 200 })
 
         // Four members decode the whole file from the server at once: each gets ffmpeg's frames.
-        let reference = try MediaServingTests.ffmpegFrameMD5(Self.file).map(MediaServingTests.sizeAndHash)
+        let reference = try await MediaServingTests.ffmpegFrameMD5(Self.file).map(MediaServingTests.sizeAndHash)
         try await withThrowingTaskGroup(of: [String].self) { group in
             for _ in 0..<4 {
                 group.addTask {
@@ -61,7 +62,7 @@ import WebSocketTransport
         // The host leaves: its relay goes, and so do the relayed items.
         upstream.cancel()
         await upstream.value
-        #expect(await PartyLoopbackTests.waitUntil {
+        #expect(await eventually {
             (try? await RawHTTP.get(port: port, MediaPath.path(party: link.party, item: 0),
                                     headers: ["Authorization": "Bearer \(MediaToken.derive(key: link.key, party: link.party))"]).status) == 404
         })
@@ -78,12 +79,12 @@ import WebSocketTransport
         let host = PartyLoopbackTests.member(link, name: "Hana", create: PartyConfig(items: [PartyLoopbackTests.item("party.mp4")]),
                                              notices: PartyLoopbackTests.Notices())
         let hostRun = Task { await host.run() }
-        #expect(await PartyLoopbackTests.waitUntil { await host.status.me != nil })
+        #expect(await eventually { await host.status.me != nil })
         // A guest knows the key but not the host's seat: its relay offer is closed with a reason
         // (with the media token or its own seat token), and nothing is served.
         let guest = PartyLoopbackTests.member(link, name: "Gus", notices: PartyLoopbackTests.Notices())
         let guestRun = Task { await guest.run() }
-        #expect(await PartyLoopbackTests.waitUntil { await guest.seatToken != nil })
+        #expect(await eventually { await guest.seatToken != nil })
         for credential in [MediaToken.derive(key: link.key, party: link.party), await guest.seatToken ?? "", "", "x"] {
             let rogue = try await WebSocketClient.connect(host: "127.0.0.1", port: port, path: RelayProtocol.path(party: link.party),
                                                          logger: Logger(label: "test"))
@@ -113,7 +114,7 @@ import WebSocketTransport
         let host = PartyLoopbackTests.member(link, name: "Hana", create: PartyConfig(items: [PartyLoopbackTests.item("party.mp4")]),
                                              notices: PartyLoopbackTests.Notices())
         let hostRun = Task { await host.run() }
-        #expect(await PartyLoopbackTests.waitUntil { await host.status.me != nil })
+        #expect(await eventually { await host.status.me != nil })
         // Only the relay connection goes through the counting proxy (the party connection does not).
         let proxy = RecordingProxy()
         let proxyPort = try await proxy.start(targetPort: port)
@@ -123,7 +124,7 @@ import WebSocketTransport
         }
         let auth = ["Authorization": "Bearer \(MediaToken.derive(key: link.key, party: link.party))"]
         let path = MediaPath.path(party: link.party, item: 0)
-        #expect(await PartyLoopbackTests.waitUntil { (try? await RawHTTP.get(port: port, path, method: "HEAD", headers: auth).status) == 200 })
+        #expect(await eventually { (try? await RawHTTP.get(port: port, path, method: "HEAD", headers: auth).status) == 200 })
 
         let file = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.file)))
         let served = try await RawHTTP.get(port: port, path, headers: auth)
@@ -156,7 +157,7 @@ import WebSocketTransport
         let host = PartyLoopbackTests.member(link, name: "Hana", create: PartyConfig(items: [PartyLoopbackTests.item("party.mp4")]),
                                              notices: PartyLoopbackTests.Notices())
         let hostRun = Task { await host.run() }
-        #expect(await PartyLoopbackTests.waitUntil { await host.status.me != nil })
+        #expect(await eventually { await host.status.me != nil })
         let chunk = ByteBuffer(bytes: RelayProtocol.encodeChunk(RelayChunk(id: 1, data: [1, 2, 3])))
 
         // A guest that joined properly, then sends a binary frame.
@@ -184,7 +185,7 @@ import WebSocketTransport
                                                      logger: Logger(label: "test"))
         let seat = try #require(await host.seatToken)
         relay.send(RelayProtocol.encode(.offer(RelayOffer(party: link.party, seat: seat, items: [.init(index: 0, bytes: 1000)]))))
-        #expect(await PartyLoopbackTests.waitUntil { server.media.relay.size(party: link.party, item: 0) == 1000 })
+        #expect(await eventually { server.media.relay.size(party: link.party, item: 0) == 1000 })
         relay.send(binary: ByteBuffer(bytes: [2, 0, 0, 0, 0, 0, 0, 0, 1, 9]))
         for await _ in relay.inbound {}
         #expect(relay.closeReason == "peer closed (code 1003: not a relay chunk frame)")

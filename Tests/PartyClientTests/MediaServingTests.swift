@@ -5,6 +5,7 @@ import PartyServer
 import PartyClient
 import PlayerCore
 import Testing
+import TestSupport
 
 /// The party's media endpoint on a real server over loopback: byte ranges, credentials, and what
 /// bad requests get.
@@ -101,7 +102,7 @@ import Testing
     /// A guest's player reads the party's stream through libavformat's http (seeks are range
     /// requests) and decodes exactly ffmpeg's frames of the host's file.
     @Test func aStreamingPlayerDecodesFFmpegsFrames() async throws {
-        let reference = try Self.ffmpegFrameMD5(Self.file)
+        let reference = try await Self.ffmpegFrameMD5(Self.file)
         #expect(!reference.isEmpty, "ffmpeg decoded nothing: is the ffmpeg CLI installed?")
         try await Self.withServer { port, server in
             let out = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-stream-\(UUID().uuidString).framemd5").path
@@ -124,17 +125,10 @@ import Testing
         line.split(separator: ",").suffix(2).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ",")
     }
 
-    static func ffmpegFrameMD5(_ file: String) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-loglevel", "error", "-noautorotate", "-i", file, "-map", "0:v:0", "-fps_mode", "passthrough",
-                             "-f", "framemd5", "-"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
+    static func ffmpegFrameMD5(_ file: String) async throws -> [String] {
+        let ffmpeg = try await ChildProcess.run("ffmpeg", ["-loglevel", "error", "-noautorotate", "-i", file, "-map", "0:v:0",
+                                                           "-fps_mode", "passthrough", "-f", "framemd5", "-"], standardError: .inherit)
+        return ffmpeg.standardOutput.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
     }
 }
 
@@ -158,16 +152,13 @@ import Testing
         #expect(resolved.inputOptions["headers"]?.contains("Bearer k\r") == false, "the key itself is never sent")
     }
 
-    @Test func aSameNamedDifferentFileIsSaidAndStreamed() throws {
+    @Test func aSameNamedDifferentFileIsSaidAndStreamed() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-wrong-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-t", "4",
-                             "-pix_fmt", "yuv420p", folder.appendingPathComponent("party.mp4").path]
-        try process.run()
-        process.waitUntilExit()
+        let ffmpeg = try await ChildProcess.run("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25",
+                                                           "-t", "4", "-pix_fmt", "yuv420p", folder.appendingPathComponent("party.mp4").path])
+        #expect(ffmpeg.status == 0, "ffmpeg: \(ffmpeg.standardError)")
         let resolved = MediaResolver.resolve(Self.item, index: 0, party: "p", key: "k", base: "http://h:1", folders: [folder.path])
         #expect(resolved.origin == .streaming)
         #expect(resolved.note == "party.mp4 here is 4.0 s, the party's is 60.0 s: streaming it instead")

@@ -7,6 +7,7 @@ import WebSocketTransport
 import PlayerCore
 import Synchronization
 import Testing
+import TestSupport
 
 /// A real server, host and participant on loopback sockets, with real players.
 @Suite(.serialized) struct PartyLoopbackTests {
@@ -30,15 +31,6 @@ import Testing
         MediaItem(title: name, identity: try! MediaIdentification.identify(file: folder + "/" + name))
     }
 
-    static func waitUntil(_ seconds: Double = 15, _ predicate: () async -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if await predicate() { return true }
-            try? await Task.sleep(nanoseconds: 20_000_000)
-        }
-        return await predicate()
-    }
-
     @Test func hostAndParticipantPlayTheSameThingAtTheSameInstant() async throws {
         let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
         let port = try await server.start()
@@ -47,28 +39,28 @@ import Testing
         let host = Self.member(link, name: "Hana", create: PartyConfig(items: [Self.item("party.mp4")]), notices: hostNotices)
         let guest = Self.member(link, name: "Gus", notices: guestNotices)
         let hostRun = Task { await host.run() }
-        #expect(await Self.waitUntil { await host.status.me != nil })
+        #expect(await eventually { await host.status.me != nil })
         let guestRun = Task { await guest.run() }
-        #expect(await Self.waitUntil { await guest.status.synced })
+        #expect(await eventually { await guest.status.synced })
         #expect(hostNotices.all.contains("Gus joined the party"))
         await host.request(.play)
-        #expect(await Self.waitUntil {
+        #expect(await eventually {
             let s = await guest.status
             return s.playing && (s.position ?? 0) > 1
         })
         // Both players, read on this machine's one monotonic clock, agree (a loaded machine delays
         // the first clock exchanges, so allow the controller to converge).
         guard let a = await host.currentPlayer, let b = await guest.currentPlayer else { Issue.record("no players: host \(await host.currentPlayer == nil ? "none" : "yes") guest \(await guest.currentPlayer == nil ? "none" : "yes") \(await guest.status)"); return }
-        #expect(await Self.waitUntil(10) {
+        #expect(await eventually(within: 30) {
             let now = MonotonicTimeSource().now()
             return abs(a.clock.position(at: now) - b.clock.position(at: now)) < 0.005
         })
         // A participant may not pause a host-controlled party.
         await guest.request(.pause)
-        #expect(await Self.waitUntil { guestNotices.all.contains { $0.contains("only the host can pause") } })
+        #expect(await eventually { guestNotices.all.contains { $0.contains("only the host can pause") } })
         await guest.leave()
         #expect(await guestRun.value == .left)
-        #expect(await Self.waitUntil { hostNotices.all.contains { $0.hasPrefix("Gus left") } })
+        #expect(await eventually { hostNotices.all.contains { $0.hasPrefix("Gus left") } })
         await host.leave()
         #expect(await hostRun.value == .left)
         await host.shutDown()
@@ -83,7 +75,7 @@ import Testing
         let host = Self.member(PartyLink(host: "127.0.0.1", port: port, party: "p", key: "right", insecure: true), name: "h",
                                create: PartyConfig(items: [Self.item("party.mp4")]), notices: notices)
         let hostRun = Task { await host.run() }
-        #expect(await Self.waitUntil { await host.status.me != nil })
+        #expect(await eventually { await host.status.me != nil })
 
         let wrong = Self.member(PartyLink(host: "127.0.0.1", port: port, party: "p", key: "wrong", insecure: true), name: "x", notices: notices)
         guard case .failed(let reason) = await wrong.run() else { Issue.record("wrong key joined"); return }
@@ -110,7 +102,7 @@ import Testing
         let link = PartyLink(host: "127.0.0.1", port: port, party: "g", key: "k", insecure: true)
         let host = Self.member(link, name: "h", create: PartyConfig(items: [Self.item("party.mp4")]), notices: notices)
         let hostRun = Task { await host.run() }
-        #expect(await Self.waitUntil { await host.status.synced })
+        #expect(await eventually { await host.status.synced })
         let rogue = try await WebSocketClient.connect(host: "127.0.0.1", port: port, path: "/party/g", logger: Logger(label: "test"))
         rogue.send("{\"type\": \"hello\", \"version\": 99, \"party\": \"g\", \"key\": \"k\", \"name\": \"r\"}")
         var replies: [String] = []
@@ -122,7 +114,7 @@ import Testing
         for await message in garbage.inbound { garbageReplies.append(message.text) }
         #expect(garbageReplies.first?.contains("badMessage") == true)
         await host.request(.play)
-        #expect(await Self.waitUntil { await host.status.playing })
+        #expect(await eventually { await host.status.playing })
         await host.leave()
         _ = await hostRun.value
         await host.shutDown()
@@ -130,29 +122,31 @@ import Testing
     }
 
     @Test func afterAServerRestartTheHostRecreatesThePartyAndEveryoneComesBack() async throws {
-        let first = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
+        // A port the second server can listen on again: outside the range other tests' servers and
+        // connections get theirs from.
+        let first = PartyServerRunner(host: "127.0.0.1", port: try LoopbackPort.free(), logger: Logger(label: "test"))
         let port = try await first.start()
         let link = PartyLink(host: "127.0.0.1", port: port, party: "again", key: "k", insecure: true)
         let notices = Notices()
         let host = Self.member(link, name: "Hana", create: PartyConfig(items: [Self.item("party.mp4")]), notices: notices)
         let guest = Self.member(link, name: "Gus", notices: notices)
         let hostRun = Task { await host.run() }
-        #expect(await Self.waitUntil { await host.status.me != nil })
+        #expect(await eventually { await host.status.me != nil })
         let guestRun = Task { await guest.run() }
-        #expect(await Self.waitUntil { await guest.status.synced })
+        #expect(await eventually { await guest.status.synced })
         await host.request(.play)
-        #expect(await Self.waitUntil { await guest.status.playing })
+        #expect(await eventually { await guest.status.playing })
         await first.stop()
-        #expect(await Self.waitUntil { !(await guest.status.connected) })
+        #expect(await eventually { !(await guest.status.connected) })
         let second = PartyServerRunner(host: "127.0.0.1", port: port, logger: Logger(label: "test"))
         _ = try await second.start()
         // The host re-creates the party where it was; the guest's resumed hello finds it.
-        #expect(await Self.waitUntil(30) {
+        #expect(await eventually(within: 30) {
             let h = await host.status, g = await guest.status
             return h.connected && g.connected && h.synced && g.synced && g.playing && g.participants.count == 2
         })
         guard let a = await host.currentPlayer, let b = await guest.currentPlayer else { Issue.record("no players: host \(await host.currentPlayer == nil ? "none" : "yes") guest \(await guest.currentPlayer == nil ? "none" : "yes") \(await guest.status)"); return }
-        #expect(await Self.waitUntil(10) {
+        #expect(await eventually(within: 30) {
             let now = MonotonicTimeSource().now()
             return abs(a.clock.position(at: now) - b.clock.position(at: now)) < 0.01
         })
@@ -191,22 +185,22 @@ import Testing
         let host = member("Hana", create: PartyConfig(items: items.map { PartyLoopbackTests.item($0, in: folder.path) }), notices: hostNotices)
         let guest = member("Gus", notices: guestNotices)
         let hostRun = Task { await host.run() }
-        #expect(await PartyLoopbackTests.waitUntil { await host.status.me != nil })
+        #expect(await eventually { await host.status.me != nil })
         let guestRun = Task { await guest.run() }
-        #expect(await PartyLoopbackTests.waitUntil { await guest.status.synced })
+        #expect(await eventually { await guest.status.synced })
         await host.request(.play)
-        #expect(await PartyLoopbackTests.waitUntil { (await guest.status.position ?? 0) > 0.3 })
+        #expect(await eventually { (await guest.status.position ?? 0) > 0.3 })
 
         for item in [1, 2, 0] {
             await host.request(.item, value: Double(item))
-            #expect(await PartyLoopbackTests.waitUntil {
+            #expect(await eventually {
                 let (g, h) = (await guest.currentItem, await host.currentItem)
                 return g == item && h == item
             },
                     "both members show item \(item)")
             guard let a = await host.currentPlayer, let b = await guest.currentPlayer else { Issue.record("no players: host \(await host.currentPlayer == nil ? "none" : "yes") guest \(await guest.currentPlayer == nil ? "none" : "yes") \(await guest.status)"); return }
             #expect(a.url.hasSuffix(items[item]) && b.url.hasSuffix(items[item]))
-            let inSync = await PartyLoopbackTests.waitUntil(10) {
+            let inSync = await eventually(within: 30) {
                 let now = MonotonicTimeSource().now()
                 return b.state == .playing && abs(a.clock.position(at: now) - b.clock.position(at: now)) < 0.01
             }
@@ -220,7 +214,7 @@ import Testing
         }
         let refused = await guest.stories?.currentIndex
         await guest.request(.item, value: 2)
-        #expect(await PartyLoopbackTests.waitUntil { guestNotices.all.contains { $0.contains("only the host") } })
+        #expect(await eventually { guestNotices.all.contains { $0.contains("only the host") } })
         #expect(await guest.stories?.currentIndex == refused)
 
         await guest.leave()

@@ -6,6 +6,7 @@ import PartyClient
 import PlayerCore
 import Synchronization
 import Testing
+import TestSupport
 import WebSocketTransport
 
 /// A party server played by the test over a real WebSocket: it answers hello and time pings as the
@@ -82,7 +83,7 @@ final class ScriptedPartyServer: Sendable {
                                                 logger: Logger(label: "test")),
                                  notices: { notice in heard.withLock { $0.append((notice.text, clock.now())) } })
         let run = Task { await member.run() }
-        #expect(await PartyLoopbackTests.waitUntil(30) { await member.currentItem == 1 })
+        #expect(await eventually(within: 30) { await member.currentItem == 1 })
         let instant = try #require(switchAt.withLock { $0 })
         let chat = try #require(heard.withLock { $0.first { $0.text == "<Hana> switching soon" } })
         // Heard long before the instant the player was waiting for (with the old runner: after it).

@@ -7,6 +7,7 @@ import PartyKit
 import PlayerCore
 import Synchronization
 import Testing
+import TestSupport
 import WebSocketTransport
 
 /// Parties over real TLS on loopback: pinned self-signed certificates, trust on first use, the
@@ -56,11 +57,11 @@ import WebSocketTransport
         let host = Self.member(link, name: "Hana", create: PartyConfig(items: [PartyLoopbackTests.item("party.mp4")]), notices: hostNotices)
         let guest = Self.member(link, name: "Gus", notices: guestNotices)
         let hostRun = Task { await host.run() }
-        #expect(await PartyLoopbackTests.waitUntil { await host.status.me != nil })
+        #expect(await eventually { await host.status.me != nil })
         let guestRun = Task { await guest.run() }
-        #expect(await PartyLoopbackTests.waitUntil { await guest.status.me != nil })
+        #expect(await eventually { await guest.status.me != nil })
         await host.request(.play)
-        #expect(await PartyLoopbackTests.waitUntil { await guest.status.playing })
+        #expect(await eventually { await guest.status.playing })
         await guest.leave()
         #expect(await guestRun.value == .left)
         await host.leave()
@@ -168,17 +169,17 @@ import WebSocketTransport
         let hostNotices = PartyLoopbackTests.Notices(), guestNotices = PartyLoopbackTests.Notices()
         let host = Self.member(direct, name: "Hana", create: PartyConfig(items: [PartyLoopbackTests.item("party.mp4")]), notices: hostNotices)
         let hostRun = Task { await host.run() }
-        #expect(await PartyLoopbackTests.waitUntil { await host.status.me != nil })
+        #expect(await eventually { await host.status.me != nil })
         // The host serves its own file to members without a copy (as `tandem host` does).
         server.media.serve(party: "wire", key: key, files: [0: PartyLoopbackTests.media + "/party.mp4"])
         // The guest has no copy: it streams the item from the server, through the proxy.
         let guest = Self.member(viaProxy, name: "Gus", folders: [], notices: guestNotices)
         let guestRun = Task { await guest.run() }
-        #expect(await PartyLoopbackTests.waitUntil { await guest.status.me != nil })
+        #expect(await eventually { await guest.status.me != nil })
         await guest.chat(chat)
-        #expect(await PartyLoopbackTests.waitUntil { hostNotices.all.contains { $0.contains(chat) } })
+        #expect(await eventually { hostNotices.all.contains { $0.contains(chat) } })
         await host.request(.play)
-        #expect(await PartyLoopbackTests.waitUntil(30) {
+        #expect(await eventually(within: 30) {
             let s = await guest.status
             return s.playing && (s.position ?? 0) > 1
         })

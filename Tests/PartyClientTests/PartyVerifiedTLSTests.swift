@@ -6,6 +6,8 @@ import PlayerCore
 @testable import PartyServer
 @testable import PartyClient
 import Testing
+import TestSupportTLS
+import TestSupport
 
 /// A party server with operator-given certificate files (`--cert`, `--cert-key`): links carry no
 /// fingerprint, members verify the chain (here against a test CA given as `--ca`) and the host name.
@@ -14,7 +16,7 @@ import Testing
     func memberVerifiesChainAndName(certificateName: String, accepted: Bool) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-ca-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let files = try TestCA().write(serverName: certificateName, into: folder)
+        let files = try TestCertificateAuthority(commonName: "Tandem party test CA").write(serverName: certificateName, into: folder)
         let identity = try ServerIdentity.load(certificateFile: files.cert, keyFile: files.key)
         #expect(!identity.selfSigned)
         let server = PartyServerRunner(host: "127.0.0.1", port: 0, tls: try identity.makeServerContext(), logger: Logger(label: "test"))
@@ -30,7 +32,7 @@ import Testing
                                  notices: { _ in })
         let run = Task { await member.run() }
         if accepted {
-            #expect(await PartyLoopbackTests.waitUntil { await member.status.me != nil })
+            #expect(await eventually { await member.status.me != nil })
             await member.leave()
             #expect(await run.value == .left)
         } else {

@@ -5,6 +5,7 @@ import PartyServer
 import PartyClient
 import PlayerCore
 import Testing
+import TestSupport
 
 /// A member that cannot play the party's item says so, everyone hears it, and nobody waits for it.
 @Suite(.serialized) struct PresenceLoopbackTests {
@@ -24,9 +25,9 @@ import Testing
                                                playerOptions: { _ in PlayerOptions(videoSink: NullVideoSink(), audioSink: nil) },
                                                logger: Logger(label: "test")), notices: { guestNotices.add($0) })
         let hostRun = Task { await host.run() }
-        #expect(await PartyLoopbackTests.waitUntil { await host.status.me != nil })
+        #expect(await eventually { await host.status.me != nil })
         let guestRun = Task { await guest.run() }
-        #expect(await PartyLoopbackTests.waitUntil(30) { hostNotices.all.contains { $0.hasPrefix("Gus can't play item 1: ") } },
+        #expect(await eventually(within: 30) { hostNotices.all.contains { $0.hasPrefix("Gus can't play item 1: ") } },
                 "host heard: \(hostNotices.all)")
         #expect(guestNotices.all.contains("party.mp4: no copy here, streaming it from the party"))
         let gus = await host.status.participants.first { $0.name == "Gus" }
@@ -35,7 +36,7 @@ import Testing
         #expect(await guest.status.synced == false, "a member that cannot play is not watching")
         // The party plays on: the host is not held for Gus.
         await host.request(.play)
-        #expect(await PartyLoopbackTests.waitUntil { (await host.status.position ?? 0) > 0.5 })
+        #expect(await eventually { (await host.status.position ?? 0) > 0.5 })
         await guest.leave()
         _ = await guestRun.value
         await host.leave()

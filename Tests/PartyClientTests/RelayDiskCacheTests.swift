@@ -4,6 +4,7 @@ import PartyKit
 @testable import PartyServer
 @testable import PartyClient
 import Testing
+import TestSupport
 
 /// The relay's disk tier: chunks kept in a capped folder, keyed by content, written atomically,
 /// evicted oldest first, damaged files refetched; members read from it without the host uploading again.
@@ -84,19 +85,19 @@ import Testing
         let host = PartyLoopbackTests.member(link, name: "Hana", create: PartyConfig(items: [PartyLoopbackTests.item("party.mp4")]),
                                              notices: PartyLoopbackTests.Notices())
         let hostRun = Task { await host.run() }
-        #expect(await PartyLoopbackTests.waitUntil { await host.seatToken != nil })
+        #expect(await eventually { await host.seatToken != nil })
         let upstream = Task {
             await MediaUpstream(link: link, files: [0: Self.file], seat: { await host.seatToken }, logger: Logger(label: "test")).run()
         }
         let path = MediaPath.path(party: link.party, item: 0)
         let auth = ["Authorization": "Bearer \(MediaToken.derive(key: link.key, party: link.party))"]
-        #expect(await PartyLoopbackTests.waitUntil { (try? await RawHTTP.get(port: port, path, method: "HEAD", headers: auth).status) == 200 })
+        #expect(await eventually { (try? await RawHTTP.get(port: port, path, method: "HEAD", headers: auth).status) == 200 })
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.file)))
         let chunks = (bytes.count + RelayProtocol.chunkBytes - 1) / RelayProtocol.chunkBytes
 
         let first = try await RawHTTP.get(port: port, path, headers: auth)
         #expect(first.status == 200 && first.body == bytes)
-        #expect(await PartyLoopbackTests.waitUntil { disk.count == chunks }, "\(disk.count) of \(chunks) chunks on disk")
+        #expect(await eventually { disk.count == chunks }, "\(disk.count) of \(chunks) chunks on disk")
         let uploaded = relay.uploadedBytes
         #expect(uploaded >= Int64(bytes.count))
 

@@ -1,6 +1,7 @@
 import Foundation
 import PartyKit
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,15 +29,10 @@ import Glibc
         try handle.truncate(atOffset: UInt64(Self.fileBytes))
         try handle.close()
 
-        let host = Process()
-        host.executableURL = try Self.binary()
-        host.arguments = ["host", big.path, "--headless", "--listen", "127.0.0.1:0", "--party", "hog", "--key", "k", "--json", "--duration", "120", "--insecure"]
-        let output = Pipe()
-        host.standardOutput = output
-        host.standardError = FileHandle.nullDevice
-        try host.run()
-        defer { if host.isRunning { host.terminate() }; host.waitUntilExit() }
-        let port = try #require(Self.port(fromFirstLineOf: output.fileHandleForReading), "the host printed no link")
+        let host = try ChildProcess.tandem(["host", big.path, "--headless", "--listen", "127.0.0.1:0", "--party", "hog", "--key", "k",
+                                            "--json", "--duration", "120", "--insecure"], standardError: .discard)
+        let firstLine = try await host.line { _ in true }
+        let port = try #require(Self.port(fromLink: firstLine), "the host printed no link: \(firstLine)")
         let auth = "Authorization: Bearer \(MediaToken.derive(key: "k", party: "hog"))"
         let path = MediaPath.path(party: "hog", item: 0)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: MediaServingTests.file)))
@@ -48,12 +44,17 @@ import Glibc
         var sockets: [Int32] = []
         defer { for fd in sockets { close(fd) } }
         for _ in 0..<Self.readers {
-            let fd = try Self.connect(port: port)
+            // Blocking socket calls: on a thread of their own, not the cooperative pool.
+            let (fd, head) = try await onOwnThread { () throws -> (Int32, [UInt8]) in
+                let fd = try Self.connect(port: port)
+                try Self.send(fd, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(auth)\r\n\r\n")
+                // The answer's first bytes only: its body has begun, and is never read.
+                var head = [UInt8](repeating: 0, count: 12)
+                let n = read(fd, &head, head.count)
+                return (fd, Array(head.prefix(max(n, 0))))
+            }
             sockets.append(fd)
-            try Self.send(fd, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(auth)\r\n\r\n")
-            // The answer's first bytes only: its body has begun, and is never read.
-            var head = [UInt8](repeating: 0, count: 12)
-            #expect(read(fd, &head, head.count) == head.count)
+            #expect(head.count == 12)
             #expect(String(decoding: head, as: UTF8.self) == "HTTP/1.1 200")
         }
         // Meanwhile other readers are served in full, and the server's memory stays put.
@@ -65,24 +66,13 @@ import Glibc
         }
         #expect(peak - before < Self.memoryBound, "the server grew by \((peak - before) >> 20) MiB with \(Self.readers) stuck readers")
         #expect(host.isRunning)
-    }
-
-    /// The `tandem` executable next to the test bundle, else the debug build.
-    static func binary() throws -> URL {
-        let root = URL(fileURLWithPath: PartyLoopbackTests.media).deletingLastPathComponent()
-        let candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tandem"),
-                          root.appendingPathComponent(".build/debug/tandem")]
-        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
-                            "no built tandem binary: build with `swift build --build-tests` first")
+        await host.stop()
     }
 
     /// The port of the link in `tandem host --json`'s first line (`{"event":"party","link":"tandem://127.0.0.1:PORT/…`).
-    static func port(fromFirstLineOf handle: FileHandle) -> Int? {
-        var line = [UInt8]()
-        while let byte = try? handle.read(upToCount: 1), let b = byte.first, b != 0x0A { line.append(b) }
-        let text = String(decoding: line, as: UTF8.self)
-        guard let start = text.range(of: "://127.0.0.1:")?.upperBound else { return nil }
-        return Int(text[start...].prefix { $0.isNumber })
+    static func port(fromLink line: String) -> Int? {
+        guard let start = line.range(of: "://127.0.0.1:")?.upperBound else { return nil }
+        return Int(line[start...].prefix { $0.isNumber })
     }
 
     static func connect(port: Int) throws -> Int32 {

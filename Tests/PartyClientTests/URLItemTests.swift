@@ -6,6 +6,7 @@ import PartyServer
 import PartyClient
 import PlayerCore
 import Testing
+import TestSupport
 
 /// Party items that are URLs every member opens itself (http with byte ranges, HLS), served on
 /// loopback by ``StaticFileServer``: their identity, the clear refusals, and a party playing them.
@@ -20,13 +21,9 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.copyItem(atPath: clip, toPath: folder.appendingPathComponent("party.mp4").path)
-        let ffmpeg = Process()
-        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        ffmpeg.arguments = ["ffmpeg", "-loglevel", "error", "-i", clip, "-c", "copy", "-f", "hls", "-hls_time", "2",
-                            "-hls_playlist_type", "vod", folder.appendingPathComponent("index.m3u8").path]
-        try ffmpeg.run()
-        ffmpeg.waitUntilExit()
-        #expect(ffmpeg.terminationStatus == 0, "ffmpeg could not make the HLS playlist: is the ffmpeg CLI installed?")
+        let ffmpeg = try await ChildProcess.run("ffmpeg", ["-loglevel", "error", "-i", clip, "-c", "copy", "-f", "hls", "-hls_time", "2",
+                                                           "-hls_playlist_type", "vod", folder.appendingPathComponent("index.m3u8").path])
+        #expect(ffmpeg.status == 0, "ffmpeg could not make the HLS playlist: is the ffmpeg CLI installed?")
         let server = try await StaticFileServer.start(root: folder.path, mode: mode)
         do {
             try await body(server)
@@ -37,13 +34,21 @@ import Testing
         await server.stop()
     }
 
-    /// The error `identify(url:)` throws for `url`, or nil if it identified it.
-    static func identifyError(_ url: String, options: [String: String] = [:]) -> OpenError? {
-        do throws(OpenError) {
-            _ = try MediaIdentification.identify(url: url, inputOptions: options)
-            return nil
-        } catch {
-            return error
+    /// `MediaIdentification.identify(url:)`, whose HTTP reads block: on a thread of its own, not the
+    /// cooperative pool.
+    static func identify(url: String) async throws -> MediaIdentity {
+        try await onOwnThread { try MediaIdentification.identify(url: url) }
+    }
+
+    /// The error `identify(url:)` throws for `url`, or nil if it identified it (on a thread of its own).
+    static func identifyError(_ url: String, options: [String: String] = [:]) async -> OpenError? {
+        await onOwnThread { () -> OpenError? in
+            do throws(OpenError) {
+                _ = try MediaIdentification.identify(url: url, inputOptions: options)
+                return nil
+            } catch {
+                return error
+            }
         }
     }
 
@@ -69,7 +74,7 @@ import Testing
     @Test func anMP4OverHTTPHasTheLocalFilesDurationAndLayout() async throws {
         let local = try MediaIdentification.identify(file: Self.clip)
         try await Self.withServedFolder { server in
-            let remote = try MediaIdentification.identify(url: server.url("party.mp4"))
+            let remote = try await Self.identify(url: server.url("party.mp4"))
             #expect(remote == MediaIdentity(duration: local.duration, streams: local.streams))
             #expect(remote.mismatch(with: local) == nil)
             #expect(server.requests.contains { $0.hasPrefix("GET /party.mp4 range=") }, "\(server.requests)")
@@ -81,7 +86,7 @@ import Testing
     func anHLSPlaylistOpensAndIdentifies(mode: StaticFileServer.Mode) async throws {
         let local = try MediaIdentification.identify(file: Self.clip)
         try await Self.withServedFolder(mode: mode) { server in
-            let remote = try MediaIdentification.identify(url: server.url("index.m3u8"))
+            let remote = try await Self.identify(url: server.url("index.m3u8"))
             #expect(remote.streams == local.streams)
             #expect(abs(remote.duration - local.duration) <= MediaIdentity.durationTolerance, "\(remote.duration) s")
             #expect(remote.bytes == nil && remote.sampleSHA256 == nil)
@@ -92,25 +97,25 @@ import Testing
     @Test func aServerWithoutRangesIsRefusedClearly() async throws {
         try await Self.withServedFolder(mode: .noRanges) { server in
             let url = server.url("party.mp4")
-            #expect(Self.identifyError(url) == OpenError(url: url, reason: OpenError.noByteRangesReason))
-            #expect(Self.identifyError(url)?.description
+            #expect(await Self.identifyError(url) == OpenError(url: url, reason: OpenError.noByteRangesReason))
+            #expect(await Self.identifyError(url)?.description
                     == "\(url): the server does not support byte ranges (seeking and party sync need them)")
             // The same bytes with ranges are an item.
             server.mode = .ranges
-            #expect(Self.identifyError(url) == nil)
+            #expect(await Self.identifyError(url) == nil)
         }
     }
 
     @Test func httpErrorsAreNamed() async throws {
         try await Self.withServedFolder(mode: .notFound) { server in
             let url = server.url("party.mp4")
-            #expect(Self.identifyError(url) == OpenError(url: url, reason: "HTTP 404 not found"))
+            #expect(await Self.identifyError(url) == OpenError(url: url, reason: "HTTP 404 not found"))
             server.mode = .failing(.forbidden)
-            #expect(Self.identifyError(url) == OpenError(url: url, reason: "HTTP 403 forbidden"))
+            #expect(await Self.identifyError(url) == OpenError(url: url, reason: "HTTP 403 forbidden"))
             server.mode = .failing(.serviceUnavailable)
-            #expect(Self.identifyError(url) == OpenError(url: url, reason: "HTTP 5xx server error"))
+            #expect(await Self.identifyError(url) == OpenError(url: url, reason: "HTTP 5xx server error"))
             server.mode = .failing(.gone)
-            #expect(Self.identifyError(url) == OpenError(url: url, reason: "HTTP 4xx: the server refused the request"))
+            #expect(await Self.identifyError(url) == OpenError(url: url, reason: "HTTP 4xx: the server refused the request"))
         }
     }
 
@@ -119,7 +124,7 @@ import Testing
         let closed = try await StaticFileServer.start(root: FileManager.default.temporaryDirectory.path)
         await closed.stop()
         let url = closed.url("party.mp4")
-        #expect(Self.identifyError(url) == OpenError(url: url, reason: "connection refused: nothing listens at 127.0.0.1:\(closed.port)"))
+        #expect(await Self.identifyError(url) == OpenError(url: url, reason: "connection refused: nothing listens at 127.0.0.1:\(closed.port)"))
     }
 
     /// A server that never answers fails the open after the network timeout (shortened here by
@@ -127,7 +132,7 @@ import Testing
     @Test func aSilentServerTimesOut() async throws {
         try await Self.withServedFolder(mode: .silent) { server in
             let url = server.url("party.mp4")
-            #expect(Self.identifyError(url, options: ["rw_timeout": "200000"])
+            #expect(await Self.identifyError(url, options: ["rw_timeout": "200000"])
                     == OpenError(url: url, reason: "timed out: no answer from 127.0.0.1:\(server.port)"))
         }
     }
@@ -138,7 +143,7 @@ import Testing
     func hostAndGuestPlayAURLItemTogether(name: String) async throws {
         try await Self.withServedFolder { files in
             let url = files.url(name)
-            let item = MediaItem(title: name, url: url, identity: try MediaIdentification.identify(url: url))
+            let item = MediaItem(title: name, url: url, identity: try await Self.identify(url: url))
             let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
             let port = try await server.start()
             let link = PartyLink(host: "127.0.0.1", port: port, party: "url", key: "k", insecure: true)
@@ -146,18 +151,18 @@ import Testing
             let host = Self.member(link, name: "Hana", create: PartyConfig(items: [item]), notices: hostNotices)
             let guest = Self.member(link, name: "Gus", notices: guestNotices)
             let hostRun = Task { await host.run() }
-            #expect(await PartyLoopbackTests.waitUntil { await host.status.me != nil })
+            #expect(await eventually { await host.status.me != nil })
             let guestRun = Task { await guest.run() }
-            #expect(await PartyLoopbackTests.waitUntil { await guest.status.synced })
+            #expect(await eventually { await guest.status.synced })
             await host.request(.play)
-            #expect(await PartyLoopbackTests.waitUntil {
+            #expect(await eventually {
                 let s = await guest.status
                 return s.playing && (s.position ?? 0) > 1
             })
             let a = await host.currentPlayer, b = await guest.currentPlayer
             #expect(a?.url == url && b?.url == url, "host \(a?.url ?? "no player"), guest \(b?.url ?? "no player")")
             if let a, let b {
-                let inSync = await PartyLoopbackTests.waitUntil(10) {
+                let inSync = await eventually(within: 30) {
                     let now = MonotonicTimeSource().now()
                     return b.state == .playing && abs(a.clock.position(at: now) - b.clock.position(at: now)) < 0.01
                 }

@@ -7,9 +7,10 @@ import PartyClient
 import PartyService
 import Synchronization
 import Testing
+import TestSupport
 
 /// What a node's gate does with hellos for parties it does not hold, against the test PostgreSQL.
-@Suite(.serialized, .enabled(if: TestDatabase.available, TestDatabase.skipReason))
+@Suite(.serialized, .usingTheDatabase, .enabled(if: TestDatabase.available, TestDatabase.skipReason))
 struct ClusterGateTests {
     /// Wrong keys that a node which does not hold the party finds wrong (in the directory) count
     /// against the address as they do at the owner: past the limit, even the right key from that
@@ -19,7 +20,7 @@ struct ClusterGateTests {
         let party = TestDatabase.unique("guessed")
         let host = TestMembers.member(a.link(party, key: ClusterServeTests.key), name: "Hana", create: try TestMembers.config())
         let hostRun = Task { await host.run() }
-        try await eventually("the directory knows the party") { (try? await a.node.directory.lookup(party: party))?.node != nil }
+        try await waitUntil("the directory knows the party", within: .seconds(60), every: .milliseconds(100)) { (try? await a.node.directory.lookup(party: party))?.node != nil }
 
         let limit = WrongKeyLimiter.Policy.standard.limit
         for attempt in 0..<limit {
@@ -39,7 +40,7 @@ struct ClusterGateTests {
             let outcome = await late.run()
             ended.withLock { $0 = outcome }
         }
-        try await eventually("the late member is refused or joins") { await late.status.me != nil || ended.withLock { $0 } != nil }
+        try await waitUntil("the late member is refused or joins", within: .seconds(60), every: .milliseconds(100)) { await late.status.me != nil || ended.withLock { $0 } != nil }
         if await late.status.me != nil {
             Issue.record("joined past the wrong-key limit")
             await late.leave()
@@ -77,7 +78,7 @@ extension ClusterGateTests {
             let outcome = await early.run()
             ended.withLock { $0 = outcome }
         }
-        try await eventually("the early host is answered") { await early.status.me != nil || ended.withLock { $0 } != nil }
+        try await waitUntil("the early host is answered", within: .seconds(60), every: .milliseconds(100)) { await early.status.me != nil || ended.withLock { $0 } != nil }
         if await early.status.me != nil {
             Issue.record("a party was made before the node joined its cluster")
             await early.leave()
@@ -104,7 +105,7 @@ extension ClusterGateTests {
         for await made in joined.stream { cluster = made; break }
         let host = TestMembers.member(link, name: "Hana", create: try TestMembers.config())
         let hostRun = Task { await host.run() }
-        try await eventually("the host is in") { await host.status.me != nil }
+        try await waitUntil("the host is in", within: .seconds(60), every: .milliseconds(100)) { await host.status.me != nil }
         #expect(try await cluster?.directory.lookup(party: party)?.node == cluster?.directory.configuration.nodeID)
         await host.leave()
         _ = await hostRun.value
@@ -130,10 +131,10 @@ extension ClusterGateTests {
         let party = TestDatabase.unique("late-node")
         let host = TestMembers.member(a.link(party, key: ClusterServeTests.key), name: "Hana", create: try TestMembers.config())
         let hostRun = Task { await host.run() }
-        try await eventually("the host is in") { await host.status.me != nil }
+        try await waitUntil("the host is in", within: .seconds(60), every: .milliseconds(100)) { await host.status.me != nil }
         #expect(await host.clusterNodes.contains(b.address))
         let c = try await TestNode.start("c", lease: Self.announcedNodeLease)
-        try await eventually("a tells its member about c") { await host.clusterNodes.contains(c.address) }
+        try await waitUntil("a tells its member about c", within: .seconds(60), every: .milliseconds(100)) { await host.clusterNodes.contains(c.address) }
         await host.leave()
         _ = await hostRun.value
         await host.shutDown()

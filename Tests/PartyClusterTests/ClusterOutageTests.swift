@@ -1,15 +1,16 @@
 import PartyCluster
 import PartyKit
 import Testing
+import TestSupport
 
 /// The directory against a database that is not there, goes away, or comes back.
-@Suite(.serialized)
+@Suite(.serialized, .usingTheDatabase)
 struct ClusterOutageTests {
     static let key = "ABCDEFGHJKMNPQRSTUVW"
 
     /// Nothing listens at the URL: starting fails at once, naming host and port and why, never the password.
     @Test func aDatabaseDownAtStartIsAClearError() async throws {
-        let port = try TestDatabase.closedPort()
+        let port = try LoopbackPort.free()
         let url = try ClusterDatabaseURL(parsing: "postgres://tandem:hunter2@127.0.0.1:\(port)/tandem")
         let started = ContinuousClock.now
         do {
@@ -62,7 +63,7 @@ struct ClusterOutageTests {
             await #expect(throws: ClusterDirectoryError.self) { try await a.renew(lease) }
 
             try await TestDatabase.startServer()
-            try await eventually("the directory works again") { (try? await a.lookup(party: party)) != nil }
+            try await waitUntil("the directory works again", within: .seconds(60), every: .milliseconds(100)) { (try? await a.lookup(party: party)) != nil }
             #expect(try await a.lookup(party: party)?.node == a.configuration.nodeID)
             #expect(try await a.restore(party: party)?.timeline == snapshot.timeline)
             _ = try await a.renew(lease)

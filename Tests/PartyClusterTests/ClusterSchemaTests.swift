@@ -4,7 +4,7 @@ import PostgresNIO
 import Testing
 
 /// Schema creation on a fresh database of its own (made and dropped here).
-@Suite(.serialized, .enabled(if: TestDatabase.available, TestDatabase.skipReason))
+@Suite(.serialized, .usingTheDatabase, .enabled(if: TestDatabase.available, TestDatabase.skipReason))
 struct ClusterSchemaTests {
     /// Runs `body` with the URL of a new empty database, dropped afterwards.
     static func withFreshDatabase(_ body: (ClusterDatabaseURL) async throws -> Void) async throws {

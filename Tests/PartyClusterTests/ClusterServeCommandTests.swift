@@ -4,6 +4,7 @@ import PartyKit
 
 import Synchronization
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -11,60 +12,30 @@ import Glibc
 
 /// `tandem serve --cluster` as the built binary: a database down at start, and a node SIGKILLed
 /// under a party.
-@Suite(.serialized) struct ClusterServeCommandTests {
-    /// The `tandem` executable next to the test bundle, else the debug build.
-    static func binary() throws -> URL {
-        let root = URL(fileURLWithPath: TestMembers.media).deletingLastPathComponent()
-        let candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tandem"),
-                          root.appendingPathComponent(".build/debug/tandem")]
-        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
-                            "no built tandem binary: build with `swift build --build-tests` first")
-    }
-
-    /// A `tandem serve` process; its standard output read line by line.
-    final class Serve: @unchecked Sendable {
-        let process = Process()
-        let output = Pipe()
-        let errors = Pipe()
+@Suite(.serialized, .usingTheDatabase) struct ClusterServeCommandTests {
+    /// A `tandem serve` process; its standard output awaited line by line.
+    final class Serve: Sendable {
+        let process: ChildProcess
         let stateDir: URL
-        /// Its standard error, when it goes to a file (``init(_:logTo:)``).
+        /// Its standard error, when it goes to a file (``init(_:logToFile:)``).
         let log: URL?
 
         init(_ arguments: [String], logToFile: Bool = false) throws {
             stateDir = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-cluster-\(UUID().uuidString)")
             log = logToFile ? stateDir.appendingPathExtension("log") : nil
-            process.executableURL = try ClusterServeCommandTests.binary()
-            process.arguments = ["serve", "--insecure", "--listen", "127.0.0.1:0", "--cache-size", "0",
-                                 "--state-dir", stateDir.path] + arguments
-            process.standardOutput = output
-            if let log {
-                _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-                process.standardError = try FileHandle(forWritingTo: log)
-            } else {
-                process.standardError = errors
-            }
-            try process.run()
+            process = try ChildProcess.tandem(["serve", "--insecure", "--listen", "127.0.0.1:0", "--cache-size", "0",
+                                               "--state-dir", stateDir.path] + arguments,
+                                              standardError: log.map { ChildProcess.Output.file($0.path) } ?? .capture)
         }
 
-        /// The next line of its output (nil at its end).
-        func line() -> String? {
-            var bytes = [UInt8]()
-            while let chunk = try? output.fileHandleForReading.read(upToCount: 1), let b = chunk.first {
-                if b == 0x0A { return String(decoding: bytes, as: UTF8.self) }
-                bytes.append(b)
-            }
-            return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+        /// The first line of its output starting with `prefix`.
+        func line(startingWith prefix: String) async throws -> String {
+            try await process.line(startingWith: prefix, within: 60)
         }
 
-        /// Reads lines until one starts with `prefix`; returns it.
-        func line(startingWith prefix: String) -> String? {
-            while let l = line() { if l.hasPrefix(prefix) { return l } }
-            return nil
-        }
-
+        /// Kills it (if it still runs) and removes its files.
         func stop() {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            process.kill()
             try? FileManager.default.removeItem(at: stateDir)
             if let log { try? FileManager.default.removeItem(at: log) }
         }
@@ -76,13 +47,12 @@ import Glibc
         }
     }
 
-    @Test func aDatabaseDownAtStartIsOneClearErrorAndExitOne() throws {
-        let port = try TestDatabase.closedPort()
+    @Test func aDatabaseDownAtStartIsOneClearErrorAndExitOne() async throws {
+        let port = try LoopbackPort.free()
         let serve = try Serve(["--cluster", "postgres://tandem:hunter2@127.0.0.1:\(port)/tandem"])
-        let stderr = String(decoding: serve.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        serve.process.waitUntilExit()
         defer { serve.stop() }
-        #expect(serve.process.terminationStatus == 1)
+        #expect(try await serve.process.exit(within: 60) == .exited(1))
+        let stderr = serve.process.standardError
         // Tandem's own lines (log lines, at info level, say what started and stopped).
         let lines = stderr.split(separator: "\n").filter { $0.hasPrefix("tandem: ") && !$0.hasPrefix("tandem: WARNING: --insecure") }
         #expect(lines.count == 1, "\(stderr)")
@@ -90,12 +60,11 @@ import Glibc
         #expect(!stderr.contains("hunter2"))
     }
 
-    @Test func aBadClusterURLIsAClearError() throws {
+    @Test func aBadClusterURLIsAClearError() async throws {
         let serve = try Serve(["--cluster", "mysql://x@y/z"])
-        let stderr = String(decoding: serve.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        serve.process.waitUntilExit()
         defer { serve.stop() }
-        #expect(serve.process.terminationStatus == 1)
+        #expect(try await serve.process.exit(within: 60) == .exited(1))
+        let stderr = serve.process.standardError
         #expect(stderr.contains("cluster URL: the scheme must be postgres:// or postgresql://"), "\(stderr)")
     }
 
@@ -108,39 +77,39 @@ import Glibc
         let b = try Serve(["--cluster", url, "--cluster-lease", "3", "--node-id", TestDatabase.unique("proc-b")],
                       logToFile: true)
         defer { b.stop() }
-        func port(_ serve: Serve) throws -> Int {
-            let line = try #require(serve.line(startingWith: "listening on "), "serve printed no address")
+        func port(_ serve: Serve) async throws -> Int {
+            let line = try await serve.line(startingWith: "listening on ")
             return try #require(Int(line.split(separator: ":").last ?? ""))
         }
-        _ = try port(b)
-        _ = try #require(b.line(startingWith: "cluster node "))
+        _ = try await port(b)
+        _ = try await b.line(startingWith: "cluster node ")
         let a = try Serve(["--cluster", url, "--cluster-lease", "3", "--node-id", TestDatabase.unique("proc-a")],
                       logToFile: true)
         defer { a.stop() }
-        let portA = try port(a)
-        _ = try #require(a.line(startingWith: "cluster node "))
+        let portA = try await port(a)
+        _ = try await a.line(startingWith: "cluster node ")
         let party = TestDatabase.unique("sigkill")
         let link = PartyLink(host: "127.0.0.1", port: portA, party: party, key: ClusterServeTests.key, insecure: true)
         let hostNotices = TestMembers.Notices(), guestNotices = TestMembers.Notices()
         let host = TestMembers.member(link, name: "Hana", create: try TestMembers.config(), notices: hostNotices)
         let guest = TestMembers.member(link, name: "Gus", notices: guestNotices)
         let hostRun = Task { await host.run() }
-        try await eventually("the host is in") { await host.status.me != nil }
+        try await waitUntil("the host is in", within: .seconds(60), every: .milliseconds(100)) { await host.status.me != nil }
         let guestRun = Task { await guest.run() }
-        try await eventually("the guest is synced") { await guest.status.synced }
+        try await waitUntil("the guest is synced", within: .seconds(60), every: .milliseconds(100)) { await guest.status.synced }
         await host.request(.play)
-        try await eventually("the party plays") { await guest.status.playing }
+        try await waitUntil("the party plays", within: .seconds(60), every: .milliseconds(100)) { await guest.status.playing }
         // Killed once a saved the playing epoch (a kill right after a command can lose the command:
         // a node saves on its next tick, every 0.25 s).
         let directoryURL = try #require(TestDatabase.url)
         try await ClusterDirectory.withDirectory(url: directoryURL, configuration: TestDatabase.node("probe")) { directory in
-            try await eventually("a saved the playing epoch") {
+            try await waitUntil("a saved the playing epoch", within: .seconds(60), every: .milliseconds(100)) {
                 ((try? await directory.restore(party: party))?.timeline.playing) == true
             }
         }
 
         let killed = ContinuousClock.now
-        kill(a.process.processIdentifier, SIGKILL)
+        a.process.kill()
         var recovered = false
         let lastGuestStatus = Mutex("")
         defer {
@@ -148,7 +117,7 @@ import Glibc
                 Issue.record("b's log:\n\(b.logTail)\nguest: \(guestNotices.all)\nhost: \(hostNotices.all)\nguest status: \(lastGuestStatus.withLock { $0 })")
             }
         }
-        try await eventually(within: ClusterServeTests.recoveryBound, "host and guest welcomed by b, the guest in sync") {
+        try await waitUntil("host and guest welcomed by b, the guest in sync", within: ClusterServeTests.recoveryBound, every: .milliseconds(100)) {
             let g = await guest.status
             lastGuestStatus.withLock { $0 = "\(g)" }
             guard ClusterServeTests.welcomes(hostNotices) == 2, ClusterServeTests.welcomes(guestNotices) == 2 else { return false }

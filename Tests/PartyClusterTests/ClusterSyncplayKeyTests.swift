@@ -9,7 +9,7 @@ import WebSocketTransport
 /// holds or that live elsewhere (the directory finds those wrong), and Syncplay passwords at its
 /// gateway. A guesser gains no tries by switching protocol, party or node role. Against the test
 /// PostgreSQL, with a Syncplay client's line protocol over loopback.
-@Suite(.serialized, .enabled(if: TestDatabase.available, TestDatabase.skipReason))
+@Suite(.serialized, .usingTheDatabase, .enabled(if: TestDatabase.available, TestDatabase.skipReason))
 struct ClusterSyncplayKeyTests {
     static let key = ClusterServeTests.key
     static let limit = WrongKeyLimiter.Policy.standard.limit

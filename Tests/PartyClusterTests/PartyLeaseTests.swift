@@ -1,9 +1,10 @@
 import PartyCluster
 import PartyKit
 import Testing
+import TestSupport
 
 /// Claims, renewals, fencing and restore against a real PostgreSQL, with two directories as two nodes.
-@Suite(.serialized, .enabled(if: TestDatabase.available, TestDatabase.skipReason))
+@Suite(.serialized, .usingTheDatabase, .enabled(if: TestDatabase.available, TestDatabase.skipReason))
 struct PartyLeaseTests {
     static let key = "ABCDEFGHJKMNPQRSTUVW"
     static let config = PartyConfig(items: [MediaItem(title: "a.mp4", identity: MediaIdentity(duration: 60, streams: []))])
@@ -187,7 +188,7 @@ struct PartyLeaseTests {
             guard case .claimed(let aLease, _) = try await a.claim(party: party, key: Self.key) else {
                 Issue.record("a could not claim"); return
             }
-            try await eventually("a's lease runs out") { await TestDatabase.isFree(party, in: b) }
+            try await waitUntil("a's lease runs out", within: .seconds(60), every: .milliseconds(100)) { await TestDatabase.isFree(party, in: b) }
             guard case .claimed(let bLease, _) = try await b.claim(party: party, key: Self.key) else {
                 Issue.record("b could not take over the expired party"); return
             }

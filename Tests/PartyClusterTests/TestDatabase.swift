@@ -3,6 +3,7 @@ import Logging
 import PartyCluster
 import PostgresNIO
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -91,6 +92,17 @@ enum TestDatabase {
 
     static let sqlLogger = Logger(label: "test.sql")
 
+    /// Makes every node registered so far dead to the directory (its heartbeat a day old). A node of
+    /// an earlier test that was killed, not stopped, stays listed for a lease; its address is a
+    /// loopback port that a server of a test running meanwhile (the suite runs in parallel) may have
+    /// taken since, and a member of this test failing over to it would dial that server.
+    static func forgetEarlierNodes() async {
+        guard available else { return }
+        _ = try? await withConnection { connection in
+            try await connection.query("UPDATE tandem_nodes SET heartbeat = now() - interval '1 day'", logger: sqlLogger)
+        }
+    }
+
     /// Runs `body` on a connection of its own to the test database (loopback, without TLS, as
     /// with-postgres.sh starts it), closed after.
     static func withConnection<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
@@ -115,31 +127,10 @@ enum TestDatabase {
         let runAs = environment["TANDEM_TEST_POSTGRES_RUNAS"] ?? ""
         var command = ["\(bin)/pg_ctl", "-D", data, "-s", "-w", "-t", "60"] + arguments
         if !runAs.isEmpty { command = ["/usr/sbin/runuser", "-u", runAs, "--"] + command }
-        let status = try await run(command)
+        // Its output is not awaited: the server that `pg_ctl start` leaves running keeps it open.
+        let status = try await ChildProcess.run(command[0], Array(command.dropFirst()), standardOutput: .inherit,
+                                                standardError: .inherit, within: 120).status
         #expect(status == 0, "pg_ctl \(arguments.joined(separator: " ")) exited with \(status)")
-    }
-
-    /// Runs a program to its end and returns its exit status. It is waited for on a thread of its own
-    /// (not the cooperative pool's); Foundation's Process is not used, as its exit notification went
-    /// missing here for a `pg_ctl start` whose server outlives it.
-    static func run(_ command: [String]) async throws -> Int32 {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                let argv = command.map { strdup($0) } + [nil]
-                defer { argv.forEach { free($0) } }
-                var pid: pid_t = 0
-                let spawned = posix_spawn(&pid, command[0], nil, nil, argv, environ)
-                guard spawned == 0 else {
-                    continuation.resume(throwing: POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO))
-                    return
-                }
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                // Exited normally: its code; killed: 128 + the signal, as a shell says.
-                let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-                continuation.resume(returning: code)
-            }
-        }
     }
 
     /// Starts the test server again after `pgctl(["stop", …])`, with the options with-postgres.sh gave it.
@@ -148,38 +139,6 @@ enum TestDatabase {
         let log = try #require(environment["TANDEM_TEST_POSTGRES_LOG"])
         try await pgctl(["-l", log, "-o", options, "start"])
     }
-
-    /// A loopback port nobody listens on: bound by the kernel's choice, then closed.
-    static func closedPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(fd >= 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        try #require(bound)
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-}
-
-/// Polls `condition` until it holds, for at most `bound` (a failure bound, not a schedule): how
-/// tests wait for a lease to run out or a database to come back, without sleeping a fixed time.
-func eventually(within bound: Duration = .seconds(60), _ what: Comment,
-                _ condition: () async -> Bool) async throws {
-    let deadline = ContinuousClock.now + bound
-    while ContinuousClock.now < deadline {
-        if await condition() { return }
-        try await Task.sleep(for: .milliseconds(100))
-    }
-    Issue.record("\(what): not within \(bound)")
-    throw CancellationError()
 }
 
 @Suite struct TestDatabaseTests {

@@ -5,6 +5,7 @@ import PartyServer
 import ServiceLifecycle
 import Synchronization
 import Testing
+import TestSupport
 import WebSocketTransport
 @testable import PartyService
 
@@ -22,7 +23,7 @@ extension PartyServerServiceTests {
         let heard = Mutex<[PartyServerRunner.LocalEvent]>([])
         let local = await server.connectLocal(source: "127.0.0.1:4242") { event in heard.withLock { $0.append(event) } }
         await server.receiveLocal(local, .hello(Hello(party: "p", key: "k", name: "amy (Syncplay)")))
-        try await Self.until("the in-process member to be welcomed: \(heard.withLock { $0 })") {
+        try await waitUntil("the in-process member to be welcomed: \(heard.withLock { $0 })") {
             heard.withLock { $0.contains { if case .message(.welcome) = $0 { true } else { false } } }
         }
         let toldWhenDrainBegan = Mutex<Bool?>(nil)
@@ -34,11 +35,11 @@ extension PartyServerServiceTests {
         _ = try await Self.metrics(adminPort, untilTheyShow: "tandem_members 2.0")
 
         await group.triggerGracefulShutdown()
-        try await Self.until("the in-process member to be told the server is restarting") { heard.withLock { $0.contains(where: Self.isRestarting) } }
+        try await waitUntil("the in-process member to be told the server is restarting") { heard.withLock { $0.contains(where: Self.isRestarting) } }
         #expect(toldWhenDrainBegan.withLock { $0 } == false, "the drainBegins hook ran before members were told")
         // The WebSocket member leaves; the in-process one is still in, so the drain goes on.
         host.close()
-        try await Self.until("the WebSocket member to be gone, the in-process one counted") { await server.memberCount == 1 }
+        try await waitUntil("the WebSocket member to be gone, the in-process one counted") { await server.memberCount == 1 }
         #expect(try await Self.get(adminPort, "/healthz") == (503, "draining\n"))
 
         let clock = ContinuousClock()
@@ -50,18 +51,5 @@ extension PartyServerServiceTests {
 
     static func isRestarting(_ event: PartyServerRunner.LocalEvent) -> Bool {
         if case .message(.error(let error)) = event { error.code == .serverShutdown && error.message == PartyServerService.restartingMessage } else { false }
-    }
-
-    /// Polls `condition` every 20 ms; fails after a generous bound (not a measurement).
-    static func until(_ what: String, _ condition: () async -> Bool) async throws {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(20)
-        while !(await condition()) {
-            guard clock.now < deadline else {
-                Issue.record("timed out waiting for \(what)")
-                throw CancellationError()
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
     }
 }

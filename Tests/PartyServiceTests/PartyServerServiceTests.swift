@@ -7,6 +7,7 @@ import PartyKit
 import PartyClient
 import ServiceLifecycle
 import Testing
+import TestSupport
 import WebSocketTransport
 @testable import PartyService
 
@@ -24,15 +25,12 @@ import WebSocketTransport
 
     /// Reads `/metrics` until `line` is in it (gauges refresh once a second), within a generous bound.
     static func metrics(_ port: Int, untilTheyShow line: String) async throws -> String {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(20)
         var text = ""
-        while clock.now < deadline {
+        let shown = try await eventually(every: .milliseconds(100)) {
             text = try await get(port, "/metrics").body
-            if text.split(separator: "\n").contains(Substring(line)) { return text }
-            try await Task.sleep(for: .milliseconds(100))
+            return text.split(separator: "\n").contains(Substring(line))
         }
-        Issue.record("/metrics never showed \(line): \(text)")
+        if !shown { Issue.record("/metrics never showed \(line): \(text)") }
         return text
     }
 

@@ -5,9 +5,9 @@ import Testing
 /// mpv's `#`: another audio track while playing, heard from where the clock is.
 @Suite(.serialized) struct AudioTrackSwitchTests {
     /// Two sine tracks of different formats: 440 Hz mono at 48 kHz, 1000 Hz stereo at 44.1 kHz.
-    static func twoTrackFile(in dir: URL) throws -> String {
+    static func twoTrackFile(in dir: URL) async throws -> String {
         let file = dir.appendingPathComponent("two-tracks.mka").path
-        _ = try TestMedia.run("ffmpeg", [
+        _ = try await TestMedia.run("ffmpeg", [
             "-v", "error", "-y",
             "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=4",
             "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=44100:duration=4",
@@ -31,7 +31,7 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-aid-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let file = try Self.twoTrackFile(in: dir)
+        let file = try await Self.twoTrackFile(in: dir)
         let time = ManualTimeSource(10)
         let sink = ManualAudioSink()
         let player = try await Player.open(file, options: PlayerOptions(videoSink: nil, audioSink: sink, timeSource: time))

@@ -7,7 +7,7 @@ import Testing
     @Test(arguments: TestMedia.videoClips)
     func framesMatchFFmpegFrameMD5(clip: String) async throws {
         let file = TestMedia.path(clip)
-        let reference = try TestMedia.ffmpegFrameMD5(file)
+        let reference = try await TestMedia.ffmpegFrameMD5(file)
         #expect(!reference.isEmpty, "ffmpeg decoded nothing from \(clip): is the ffmpeg CLI installed?")
         let sink = RecordingVideoSink()
         let firstVideo = try InputFile(url: file).info().streams.first { $0.type == .video }?.index
@@ -23,7 +23,7 @@ import Testing
     @Test(arguments: TestMedia.audioClips)
     func audioSampleCountMatchesFFmpeg(clip: String) async throws {
         let file = TestMedia.path(clip)
-        let reference = try TestMedia.ffmpegAudioSamples(file)
+        let reference = try await TestMedia.ffmpegAudioSamples(file)
         #expect(reference > 0)
         let player = try await Player.open(file, options: PlayerOptions(videoSink: nil, audioSink: NullAudioSink(realTime: false),
                                                                          fast: true))
@@ -43,7 +43,7 @@ import Testing
         await player.waitUntilEnded()
         await player.close()
         let written = try Data(contentsOf: URL(fileURLWithPath: wav))
-        let reference = try TestMedia.run("ffmpeg", ["-v", "quiet", "-i", file, "-map", "0:a:0", "-f", "s16le", "-"])
+        let reference = try await TestMedia.run("ffmpeg", ["-v", "quiet", "-i", file, "-map", "0:a:0", "-f", "s16le", "-"])
         #expect(written.count == reference.count + 44)
         #expect(written.dropFirst(44) == reference)
     }

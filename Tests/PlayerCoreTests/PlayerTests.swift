@@ -43,7 +43,7 @@ import Testing
     @Test(arguments: [0.25, 0.5, 1.5, 2.0, 4.0])
     func tempoChangesTheAmountOfSoundNotThePitch(rate: Double) async throws {
         let file = TestMedia.path("audio-only.m4a")
-        let reference = try TestMedia.ffmpegAudioSamples(file)
+        let reference = try await TestMedia.ffmpegAudioSamples(file)
         let wav = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-rate-\(rate)-\(getpid()).wav").path
         defer { try? FileManager.default.removeItem(atPath: wav) }
         let player = try await Player.open(file, options: PlayerOptions(
@@ -60,7 +60,7 @@ import Testing
     @Test(arguments: [0.005, -0.005, 0.001])
     func correctionResamplesByTheFraction(fraction: Double) async throws {
         let file = TestMedia.path("audio-only.m4a")
-        let reference = try TestMedia.ffmpegAudioSamples(file)
+        let reference = try await TestMedia.ffmpegAudioSamples(file)
         let wav = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-corr-\(fraction)-\(getpid()).wav").path
         defer { try? FileManager.default.removeItem(atPath: wav) }
         let player = try await Player.open(file, options: PlayerOptions(

@@ -47,7 +47,7 @@ import Testing
         let out = sink.pull(frames: rate)  // one second pulled at t = 10, of which 0.5 s precede T
         let lead = rate / 2
         #expect(out[0..<lead].allSatisfy { $0 == 0 })
-        let reference = try TestMedia.run("ffmpeg", ["-v", "quiet", "-i", file, "-f", "f32le", "-ac", "1", "-"])
+        let reference = try await TestMedia.run("ffmpeg", ["-v", "quiet", "-i", file, "-f", "f32le", "-ac", "1", "-"])
             .withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         let heard = Array(out[lead..<lead + 2000])
         let expected = Array(reference[rate..<rate + 2000])
@@ -70,7 +70,7 @@ import Testing
         let rate = 48000
         let out = sink.pull(frames: rate / 50)  // 20 ms pulled at t = 10
         #expect(abs(player.clock.position(at: 10) - 1.04) < 0.002, "the clock: where the start would be by now")
-        let reference = try TestMedia.run("ffmpeg", ["-v", "quiet", "-i", file, "-f", "f32le", "-ac", "1", "-"])
+        let reference = try await TestMedia.run("ffmpeg", ["-v", "quiet", "-i", file, "-f", "f32le", "-ac", "1", "-"])
             .withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         // What is heard at 10 is the sound at 1.04 s, within the rounding of one sample.
         let at = Int(1.04 * Double(rate))
@@ -92,7 +92,7 @@ import Testing
         let rate = 48000
         let out = sink.pull(frames: rate / 50, heardIn: 0.04)  // heard from 10.04: 30 ms past the instant
         #expect(abs(player.clock.position(at: 10.04) - 1.03) < 1e-4, "the clock stays on the instant")
-        try expectHeard(out, from: file, at: 1.03)
+        try await expectHeard(out, from: file, at: 1.03)
         await player.close()
     }
 
@@ -109,7 +109,7 @@ import Testing
         player.play(at: 19.97)  // 30 ms late
         let out = sink.pull(frames: 48000 / 50)
         #expect(abs(player.clock.position(at: 20) - 1.03) < 1e-4, "the clock stays on the instant")
-        try expectHeard(out, from: file, at: 1.03)
+        try await expectHeard(out, from: file, at: 1.03)
         await player.close()
     }
 
@@ -123,14 +123,14 @@ import Testing
         player.play()
         let out = sink.pull(frames: 48000 / 50, heardIn: 0.04)
         #expect(abs(player.clock.position(at: 10.04) - 1.0) < 1e-4, "the sound heard at 10.04 is the clock")
-        try expectHeard(out, from: file, at: 1.0)
+        try await expectHeard(out, from: file, at: 1.0)
         await player.close()
     }
 
     /// What `out` begins with is the file's sound at `position`, within the rounding of a few samples.
     private func expectHeard(_ out: [Float], from file: String, at position: Double,
-                             sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let reference = try TestMedia.run("ffmpeg", ["-v", "quiet", "-i", file, "-f", "f32le", "-ac", "1", "-"])
+                             sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let reference = try await TestMedia.run("ffmpeg", ["-v", "quiet", "-i", file, "-f", "f32le", "-ac", "1", "-"])
             .withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         let at = Int(position * 48000)
         let heard = Array(out[0..<200])

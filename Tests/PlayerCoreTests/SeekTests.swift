@@ -13,7 +13,7 @@ import Testing
     @Test(arguments: targets)
     func accurateSeekShowsFFmpegsFrame(clip: String, target: Double) async throws {
         let file = TestMedia.path(clip)
-        let expected = try #require(try TestMedia.ffmpegFrameMD5(file, start: target, frames: 1).first)
+        let expected = try #require(try await TestMedia.ffmpegFrameMD5(file, start: target, frames: 1).first)
         let sink = RecordingVideoSink()
         let player = try await Player.open(file, options: PlayerOptions(videoSink: sink, audioSink: NullAudioSink()))
         await player.seek(to: target)
@@ -26,7 +26,7 @@ import Testing
 
     @Test func seekDuringPlaybackNeverShowsAStaleFrame() async throws {
         let file = TestMedia.path("h264-aac.mp4")
-        let expected = try TestMedia.ffmpegFrameMD5(file, start: 2.0)
+        let expected = try await TestMedia.ffmpegFrameMD5(file, start: 2.0)
         let sink = RecordingVideoSink()
         let player = try await Player.open(file, options: PlayerOptions(videoSink: sink, audioSink: NullAudioSink()))
         player.play()
@@ -46,7 +46,7 @@ import Testing
 
     @Test func hundredSeeksInARowLandOnTheirTargets() async throws {
         let file = TestMedia.path("h264-aac.mp4")
-        let all = try TestMedia.ffmpegFrameMD5(file)
+        let all = try await TestMedia.ffmpegFrameMD5(file)
         let sink = RecordingVideoSink()
         let player = try await Player.open(file, options: PlayerOptions(videoSink: sink, audioSink: NullAudioSink()))
         player.play()
@@ -103,7 +103,7 @@ import Testing
 
     @Test func frameStepShowsTheNextPicture() async throws {
         let file = TestMedia.path("h264-aac.mp4")
-        let all = try TestMedia.ffmpegFrameMD5(file)
+        let all = try await TestMedia.ffmpegFrameMD5(file)
         let sink = RecordingVideoSink()
         let player = try await Player.open(file, options: PlayerOptions(videoSink: sink, audioSink: NullAudioSink()))
         await player.seek(to: 1.0)

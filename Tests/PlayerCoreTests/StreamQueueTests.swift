@@ -1,6 +1,7 @@
 import Foundation
 import PlayerCore
 import Testing
+import TestSupport
 
 @Suite struct StreamQueueTests {
     @Test func keepsOrderAndFillStatistics() {
@@ -32,12 +33,12 @@ import Testing
             q.put(.payload(2), serial: 0)
             done.signal()
         }
-        #expect(done.wait(timeout: .now() + 0.1) == .timedOut)  // full: the producer waits
+        #expect(await onOwnThread { done.wait(timeout: .now() + 0.1) } == .timedOut)  // full: the producer waits
         _ = q.get()
-        #expect(done.wait(timeout: .now() + 5) == .success)
+        #expect(await onOwnThread { done.wait(timeout: .now() + 5) } == .success)
     }
 
-    @Test func flushReleasesAProducerBlockedOnAFullQueue() {
+    @Test func flushReleasesAProducerBlockedOnAFullQueue() async {
         let q = StreamQueue<Int>(capacity: 1)
         q.put(.payload(1), serial: 0)
         let done = DispatchSemaphore(value: 0)
@@ -46,11 +47,11 @@ import Testing
             done.signal()
         }
         q.flush(serial: 1)
-        #expect(done.wait(timeout: .now() + 5) == .success)
+        #expect(await onOwnThread { done.wait(timeout: .now() + 5) } == .success)
         #expect(q.fill.count == 0)  // the stale item was dropped, not queued
     }
 
-    @Test func abortWakesBlockedConsumersAndProducers() {
+    @Test func abortWakesBlockedConsumersAndProducers() async {
         let empty = StreamQueue<Int>()
         let full = StreamQueue<Int>(capacity: 1)
         full.put(.payload(0), serial: 0)
@@ -59,8 +60,8 @@ import Testing
         Thread.detachNewThread { _ = full.put(.payload(1), serial: 0); woke.signal() }
         empty.abort()
         full.abort()
-        #expect(woke.wait(timeout: .now() + 5) == .success)
-        #expect(woke.wait(timeout: .now() + 5) == .success)
+        #expect(await onOwnThread { woke.wait(timeout: .now() + 5) } == .success)
+        #expect(await onOwnThread { woke.wait(timeout: .now() + 5) } == .success)
         #expect(full.put(.payload(2), serial: 0) == false)
     }
 

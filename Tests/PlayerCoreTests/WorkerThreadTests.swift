@@ -1,15 +1,16 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import PlayerCore
 
 @Suite struct WorkerThreadTests {
     /// The name is visible from the thread (Linux takes 15 bytes at most).
-    @Test func theThreadCarriesItsName() {
+    @Test func theThreadCarriesItsName() async {
         let seen = Mutex<String?>(nil)
         let thread = WorkerThread(name: "tandem.present some-file.mp4") { seen.withLock { $0 = Thread.current.name } }
-        thread.join()
+        await onOwnThread { thread.join() }  // joining blocks: not on the cooperative pool
         #expect(seen.withLock { $0 } == "tandem.present ")
         #expect(!thread.isRunning)
     }

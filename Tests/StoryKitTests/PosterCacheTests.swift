@@ -1,6 +1,7 @@
 import FFmpegKit
 import Foundation
 import Testing
+import TestSupport
 @testable import StoryKit
 
 @Suite struct PosterCacheTests {
@@ -20,11 +21,8 @@ import Testing
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let png = dir.appendingPathComponent("red.png").path
-        let ffmpeg = Process()
-        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        ffmpeg.arguments = ["ffmpeg", "-v", "quiet", "-f", "lavfi", "-i", "color=c=red:s=64x48", "-frames:v", "1", png]
-        try ffmpeg.run()
-        ffmpeg.waitUntilExit()
+        let ffmpeg = try await ChildProcess.run("ffmpeg", ["-v", "quiet", "-f", "lavfi", "-i", "color=c=red:s=64x48", "-frames:v", "1", png])
+        #expect(ffmpeg.status == 0, "ffmpeg: \(ffmpeg.standardError)")
         let broken = dir.appendingPathComponent("broken.png").path
         try Data("not a picture".utf8).write(to: URL(fileURLWithPath: broken))
 

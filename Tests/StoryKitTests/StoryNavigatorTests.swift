@@ -2,6 +2,7 @@ import Foundation
 import PlayerCore
 import Synchronization
 import Testing
+import TestSupport
 @testable import StoryKit
 
 @Suite struct StoryNavigatorTests {
@@ -36,7 +37,7 @@ import Testing
         #expect(second.state == .paused, "the neighbour waits on its first frame")
         await second.waitUntilReady()
         let before = first.stats.videoFrames
-        for _ in 0..<500 where first.stats.videoFrames < before + 3 { try await Task.sleep(for: .milliseconds(10)) }
+        _ = await eventually { first.stats.videoFrames >= before + 3 }
         #expect(first.stats.videoFrames >= before + 3, "the current story still presents pictures")
         await navigator.setTransitionProgress(0.6)
         #expect(navigator.snapshot.transitionProgress == 0.6)
@@ -156,7 +157,7 @@ import Testing
         let navigator = StoryNavigator(stories: StoryFixtures.stories, options: StoryFixtures.options())
         await navigator.jump(to: 2)
         for index in [1, 3, 4] {
-            for _ in 0..<500 where await navigator.posters.cached(index) == nil { try await Task.sleep(for: .milliseconds(10)) }
+            _ = await eventually { await navigator.posters.cached(index) != nil }
         }
         let (one, three) = (await navigator.posters.cached(1), await navigator.posters.cached(3))
         #expect(one != nil && three != nil)

@@ -1,6 +1,7 @@
 import FFmpegKit
 import Foundation
 import Testing
+import TestSupport
 @testable import StoryKit
 
 @Suite struct StoryPostersTests {
@@ -20,11 +21,8 @@ import Testing
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let png = dir.appendingPathComponent("blue.png").path
-        let ffmpeg = Process()
-        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        ffmpeg.arguments = ["ffmpeg", "-v", "quiet", "-f", "lavfi", "-i", "color=c=blue:s=32x24", "-frames:v", "1", png]
-        try ffmpeg.run()
-        ffmpeg.waitUntilExit()
+        let ffmpeg = try await ChildProcess.run("ffmpeg", ["-v", "quiet", "-f", "lavfi", "-i", "color=c=blue:s=32x24", "-frames:v", "1", png])
+        #expect(ffmpeg.status == 0, "ffmpeg: \(ffmpeg.standardError)")
 
         let stories = [Story(url: StoryFixtures.asset("h264-aac.mp4"), poster: png)]
         let posters = StoryPosters(cache: PosterCache(stories: stories), stories: stories)
@@ -42,13 +40,11 @@ import Testing
         #expect(await posters.cache.cached(0) == nil, "not the whole list")
     }
 
-    /// Waits (up to 10 s) until the cache holds the poster of `index`.
+    /// Waits (a failure bound only) until the cache holds the poster of `index`.
     static func cached(_ index: Int, in cache: PosterCache) async -> Poster? {
-        for _ in 0..<1000 {
-            if let poster = await cache.cached(index) { return poster }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return nil
+        var poster: Poster?
+        _ = await eventually { poster = await cache.cached(index); return poster != nil }
+        return poster
     }
 }
 

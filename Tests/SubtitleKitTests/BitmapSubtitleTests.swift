@@ -15,13 +15,13 @@ import Testing
     static let shownAt = [1.48, 1.96], hiddenAt = [0.52, 2.04, 2.48, 4.52]
 
     /// A PGS stream on a canvas `scale` times the video's, muxed with the grey clip into Matroska.
-    static func pgsClip(_ media: SubtitleMedia, scale: Int = 1, name: String = "pgs.mkv") throws -> String {
+    static func pgsClip(_ media: SubtitleMedia, scale: Int = 1, name: String = "pgs.mkv") async throws -> String {
         let writer = PGSWriter(canvasWidth: 320 * scale, canvasHeight: 240 * scale)
         let rectangle = PGSWriter.Rectangle(x: box.x * scale, y: box.y * scale, width: box.width * scale,
                                             height: box.height * scale, start: start, end: end)
         let sup = media.path("\(name).sup")
         try writer.stream([rectangle]).write(to: URL(fileURLWithPath: sup))
-        return try media.mkv(name, subtitles: [(sup, "eng", true)])
+        return try await media.mkv(name, subtitles: [(sup, "eng", true)])
     }
 
     /// Where the white pixels of `picture` are (bounding box) and how many.
@@ -65,7 +65,7 @@ import Testing
     @Test func aPGSTrackShowsItsPictureInPlaceDuringItsTimeOnly() async throws {
         let media = try SubtitleMedia()
         defer { media.remove() }
-        try await Self.expectRectangleTimed(try Self.pgsClip(media))
+        try await Self.expectRectangleTimed(try await Self.pgsClip(media))
     }
 
     /// Blu-ray subtitles are authored on a 1920x1080 canvas whatever the video's size: positions
@@ -73,7 +73,7 @@ import Testing
     @Test func aPGSCanvasLargerThanThePictureIsScaledToIt() async throws {
         let media = try SubtitleMedia()
         defer { media.remove() }
-        try await Self.expectRectangleTimed(try Self.pgsClip(media, scale: 3, name: "big.mkv"))
+        try await Self.expectRectangleTimed(try await Self.pgsClip(media, scale: 3, name: "big.mkv"))
     }
 
     /// DVD and DVB subtitle tracks (ffmpeg's `dvdsub` and `dvbsub` encoders on the PGS pictures):
@@ -83,9 +83,9 @@ import Testing
     func aDVDOrDVBSubtitleTrackShowsItsPictureInPlace(codec: String) async throws {
         let media = try SubtitleMedia()
         defer { media.remove() }
-        let pgs = try Self.pgsClip(media)
+        let pgs = try await Self.pgsClip(media)
         let dvd = media.path("\(codec).mkv")
-        try SubtitleMedia.ffmpeg(["-i", pgs, "-map", "0:v", "-map", "0:s", "-c:v", "copy", "-c:s", codec, dvd])
+        try await SubtitleMedia.ffmpeg(["-i", pgs, "-map", "0:v", "-map", "0:s", "-c:v", "copy", "-c:s", codec, dvd])
         for (time, shown) in [(0.52, false), (1.48, true)] {
             let (picture, player) = try await pictureWithSubtitles(dvd, at: time, options: SubtitleOptions(renderer: SubtitleCompositor()))
             let found = Self.white(picture)

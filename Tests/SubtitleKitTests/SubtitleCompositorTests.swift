@@ -17,7 +17,7 @@ import Testing
     @Test func aDefaultSRTTrackInAnMKVShowsDuringItsEventsOnly() async throws {
         let media = try SubtitleMedia()
         defer { media.remove() }
-        let mkv = try media.mkv("srt.mkv", subtitles: [(try media.write("b.srt", SubtitleMedia.bottomSRT), "eng", true)])
+        let mkv = try await media.mkv("srt.mkv", subtitles: [(try media.write("b.srt", SubtitleMedia.bottomSRT), "eng", true)])
         let options = SubtitleOptions(renderer: SubtitleCompositor())
         for (time, shown) in [(1.48, true), (2.48, false), (3.52, true), (0.52, false), (4.52, false)] {
             let (picture, player) = try await pictureWithSubtitles(mkv, at: time, options: options)
@@ -36,7 +36,7 @@ import Testing
         defer { media.remove() }
         let top = try media.write("top.srt", SubtitleMedia.topSRT)
         let bottom = try media.write("bottom.srt", SubtitleMedia.bottomSRT)
-        let mkv = try media.mkv("two.mkv", subtitles: [(top, "eng", false), (bottom, "ger", true)])
+        let mkv = try await media.mkv("two.mkv", subtitles: [(top, "eng", false), (bottom, "ger", true)])
         func shown(_ choice: TrackChoice, languages: [String] = []) async throws -> (top: Int, bottom: Int, track: Int?) {
             let options = SubtitleOptions(renderer: SubtitleCompositor(), choice: choice, languages: languages)
             let (picture, player) = try await pictureWithSubtitles(mkv, at: 1.48, options: options)
@@ -58,7 +58,7 @@ import Testing
     @Test func switchingHidingAndDelayingChangeThePicture() async throws {
         let media = try SubtitleMedia()
         defer { media.remove() }
-        let mkv = try media.mkv("two.mkv", subtitles: [(try media.write("top.srt", SubtitleMedia.topSRT), "eng", false),
+        let mkv = try await media.mkv("two.mkv", subtitles: [(try media.write("top.srt", SubtitleMedia.topSRT), "eng", false),
                                                       (try media.write("bottom.srt", SubtitleMedia.bottomSRT), "ger", true)])
         let sink = LatestPicture()
         var options = PlayerOptions(videoSink: sink, audioSink: nil, fast: true)
@@ -89,14 +89,14 @@ import Testing
         let media = try SubtitleMedia()
         defer { media.remove() }
         let ass = try media.write("mid.ass", SubtitleMedia.middleASS)
-        let mkv = try media.mkv("ass.mkv", subtitles: [(ass, "eng", true)])
+        let mkv = try await media.mkv("ass.mkv", subtitles: [(ass, "eng", true)])
         let (ours, player) = try await pictureWithSubtitles(mkv, at: 1.6, options: SubtitleOptions(renderer: SubtitleCompositor()))
         await player.close()
         let plain = try await pictureWithSubtitles(mkv, at: 1.6, options: SubtitleOptions(renderer: SubtitleCompositor(), choice: .none))
         await plain.1.close()
         // ffmpeg's reference: the filter on the same file, frame 40 (1.6 s at 25 fps).
         let reference = media.path("reference.png")
-        try SubtitleMedia.ffmpeg(["-i", mkv, "-vf", "subtitles=\(ass)", "-ss", "1.6", "-frames:v", "1", reference])
+        try await SubtitleMedia.ffmpeg(["-i", mkv, "-vf", "subtitles=\(ass)", "-ss", "1.6", "-frames:v", "1", reference])
         let theirs = try StillPicture.decode(reference, maxSide: 4096)
         #expect(ours.yellowPixels(rows: 80..<160) > Self.textPixels)
         let ourText = ours.differingPixels(from: plain.0)
@@ -116,7 +116,7 @@ import Testing
     @Test func externalFilesAreTracksAndPreferred() async throws {
         let media = try SubtitleMedia()
         defer { media.remove() }
-        let video = try media.video("film.mkv")
+        let video = try await media.video("film.mkv")
         try media.write("film.en.srt", SubtitleMedia.topSRT)
         try media.write("other.srt", SubtitleMedia.bottomSRT)
         let found = SubtitleOptions.ExternalFile.discovered(nextTo: video)
@@ -135,7 +135,7 @@ import Testing
     @Test func aMissingSubtitleFileFailsTheOpen() async throws {
         let media = try SubtitleMedia()
         defer { media.remove() }
-        let video = try media.video("film.mkv")
+        let video = try await media.video("film.mkv")
         var options = PlayerOptions(videoSink: LatestPicture(), audioSink: nil, fast: true)
         options.subtitles = SubtitleOptions(renderer: SubtitleCompositor(), externalFiles: [.init(path: media.path("none.srt"))])
         do {

@@ -2,6 +2,7 @@ import CFFmpeg
 import FFmpegKit
 import Foundation
 import PlayerCore
+import TestSupport
 
 /// Clips with subtitles, made in a fresh folder by the ffmpeg CLI: 5 s of mid-grey 320x240 video
 /// (one keyframe, so every seek decodes from the start and every subtitle packet is read) muxed
@@ -47,8 +48,7 @@ struct SubtitleMedia {
     let folder: URL
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-subs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder("subs").url
     }
 
     func remove() { try? FileManager.default.removeItem(at: folder) }
@@ -64,15 +64,15 @@ struct SubtitleMedia {
 
     /// The grey clip alone (`name`, any container ffmpeg knows by extension).
     @discardableResult
-    func video(_ name: String = "plain.mkv") throws -> String {
-        try Self.ffmpeg(["-f", "lavfi", "-i", "color=c=gray:s=320x240:r=25:d=5", "-c:v", "libx264", "-g", "1000",
+    func video(_ name: String = "plain.mkv") async throws -> String {
+        try await Self.ffmpeg(["-f", "lavfi", "-i", "color=c=gray:s=320x240:r=25:d=5", "-c:v", "libx264", "-g", "1000",
                          "-pix_fmt", "yuv420p", path(name)])
         return path(name)
     }
 
     /// The grey clip muxed into Matroska with `subtitles` (file, language, default flag) in order.
-    func mkv(_ name: String, subtitles: [(file: String, language: String, isDefault: Bool)], codec: String = "copy") throws -> String {
-        let plain = try video("plain-\(name)")
+    func mkv(_ name: String, subtitles: [(file: String, language: String, isDefault: Bool)], codec: String = "copy") async throws -> String {
+        let plain = try await video("plain-\(name)")
         var arguments = ["-i", plain]
         for s in subtitles { arguments += ["-i", s.file] }
         arguments += ["-map", "0:v"]
@@ -81,22 +81,14 @@ struct SubtitleMedia {
         for (i, s) in subtitles.enumerated() {
             arguments += ["-metadata:s:s:\(i)", "language=\(s.language)", "-disposition:s:\(i)", s.isDefault ? "default" : "0"]
         }
-        try Self.ffmpeg(arguments + [path(name)])
+        try await Self.ffmpeg(arguments + [path(name)])
         return path(name)
     }
 
-    static func ffmpeg(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-hide_banner", "-loglevel", "error", "-y", "-nostdin"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "ffmpeg \(arguments.joined(separator: " ")): \(String(decoding: data, as: UTF8.self))")
+    static func ffmpeg(_ arguments: [String]) async throws {
+        let result = try await ChildProcess.run("/usr/bin/ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-nostdin"] + arguments)
+        guard result.status == 0 else {
+            throw Failure(description: "ffmpeg \(arguments.joined(separator: " ")): \(result.standardError)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Logging
 import NIOSSL
 import PartyKit
@@ -33,20 +34,24 @@ struct GatewayParty: Sendable {
 
     /// `tls`: the gateway's STARTTLS identity (nil: it declines STARTTLS); `partyGrace`: the
     /// gateway's ``SyncplayRestartGrace`` (0: an unknown room is an `Error` at once).
+    /// `restartable`: the server and gateway listen on ports (``LoopbackPort/free()``) they can listen
+    /// on again after a restart, not on ports the kernel picks.
     static func start(party: String = "p\(UInt32.random(in: 0...UInt32.max))", control: ControlPolicy,
-                      tls: NIOSSLContext? = nil, partyGrace: Double = SyncplayRestartGrace.standardLength) async throws -> GatewayParty {
-        let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: TestSupport.quietLogger)
+                      tls: NIOSSLContext? = nil, partyGrace: Double = SyncplayRestartGrace.standardLength,
+                      restartable: Bool = false) async throws -> GatewayParty {
+        let server = PartyServerRunner(host: "127.0.0.1", port: restartable ? try LoopbackPort.free() : 0, logger: Fixtures.quietLogger)
         let port = try await server.start()
-        let gateway = try await SyncplayGatewayServer.start(host: "127.0.0.1", port: 0, parties: server, tls: tls, partyGrace: partyGrace,
-                                                             logger: TestSupport.quietLogger)
+        let gateway = try await SyncplayGatewayServer.start(host: "127.0.0.1", port: restartable ? try LoopbackPort.free() : 0,
+                                                             parties: server, tls: tls, partyGrace: partyGrace,
+                                                             logger: Fixtures.quietLogger)
         let notices = Notices()
         let link = PartyLink(host: "127.0.0.1", port: port, party: party, key: key, insecure: true)
-        let item = MediaItem(title: "party.mp4", identity: try MediaIdentification.identify(file: TestSupport.partyFile))
+        let item = MediaItem(title: "party.mp4", identity: try MediaIdentification.identify(file: Fixtures.partyFile))
         let host = PartyMember(options: .init(link: link, name: "Hana", create: PartyConfig(items: [item], control: control),
-                                              mediaFolders: [TestSupport.assets], playerOptions: { _ in TestSupport.headless() },
-                                              logger: TestSupport.quietLogger), notices: { notices.append($0) })
+                                              mediaFolders: [Fixtures.assets], playerOptions: { _ in Fixtures.headless() },
+                                              logger: Fixtures.quietLogger), notices: { notices.append($0) })
         let hostRun = Task { await host.run() }
-        try await TestSupport.eventually(SyncplayRealServerTests.startBound, "the host to create the party") {
+        try await waitUntil("the host to create the party", within: SyncplayRealServerTests.startBound) {
             let joined = await host.status.me != nil
             let player = await host.currentPlayer
             return joined && player != nil

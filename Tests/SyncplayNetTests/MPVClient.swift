@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import NIOCore
 import NIOPosix
 import SyncplayKit
@@ -16,7 +17,7 @@ actor MPVClient {
 
     /// Connects to mpv's socket at `path`, waiting up to `seconds` for mpv to create it.
     static func connect(path: String, within seconds: Double) async throws -> MPVClient {
-        try await TestSupport.eventually(seconds, "mpv's IPC socket \(path)") { FileManager.default.fileExists(atPath: path) }
+        try await waitUntil("mpv's IPC socket \(path)", within: seconds) { FileManager.default.fileExists(atPath: path) }
         let (lines, continuation) = AsyncStream.makeStream(of: SyncplayConnection.Event.self)
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import PartyKit
 @testable import PartyClient
 import SyncplayKit
@@ -18,7 +19,7 @@ import SyncplayKit
     static func told(room: String, port: Int) async throws -> [SyncplayMessage] {
         let peer = try await RawSyncplayPeer.connect(port: port)
         try await peer.send(SyncplayGatewayMisbehaviourTests.hello(room: room))
-        try await TestSupport.eventually(Self.bound, "the gateway to close the client of room \(room)") { peer.isClosed }
+        try await waitUntil("the gateway to close the client of room \(room)", within: Self.bound) { peer.isClosed }
         let text = peer.text
         await peer.close()
         var messages: [SyncplayMessage] = []
@@ -36,7 +37,7 @@ import SyncplayKit
         // The party that is there: welcomed as ever.
         let peer = try await RawSyncplayPeer.connect(port: party.gateway.port)
         try await peer.send(SyncplayGatewayMisbehaviourTests.hello(room: party.party, name: "amy"))
-        try await TestSupport.eventually(Self.bound, "amy to be welcomed into the party") {
+        try await waitUntil("amy to be welcomed into the party", within: Self.bound) {
             let inParty = await party.names().contains(SyncplayPartyBridge.partyName("amy"))
             return inParty && peer.text.contains(#""Hello":"#)
         }
@@ -45,7 +46,7 @@ import SyncplayKit
 
         // A gateway past its grace on the same server: the missing party is final.
         let late = try await SyncplayGatewayServer.start(host: "127.0.0.1", port: 0, parties: party.server, partyGrace: 0,
-                                                          logger: TestSupport.quietLogger)
+                                                          logger: Fixtures.quietLogger)
         #expect(try await Self.told(room: "gone", port: late.port)
                 == [.error(#"no party "gone" on this server (the room is the party ID)"#)])
         await late.stop()

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import PartyKit
 import Testing
+import TestSupport
 import SyncplayKit
 @testable import SyncplayGateway
 @testable import SyncplayClient
@@ -23,9 +24,9 @@ import SyncplayKit
         let session = SyncplaySession(options: .init(
             host: "127.0.0.1", port: party.gateway.port,
             core: .init(name: "tandem", room: party.party, password: GatewayParty.key, useTLS: true),
-            file: nil, mediaFolders: [], playerOptions: TestSupport.headless, logger: TestSupport.quietLogger), notices: { _ in })
+            file: nil, mediaFolders: [], playerOptions: Fixtures.headless, logger: Fixtures.quietLogger), notices: { _ in })
         let run = Task { await session.run() }
-        try await TestSupport.eventually(Self.bound, "the bystander to join through the gateway") {
+        try await waitUntil("the bystander to join through the gateway", within: Self.bound) {
             let connected = await session.status.connected
             let names = await party.names()
             return connected && names.contains(SyncplayPartyBridge.partyName("tandem"))
@@ -41,15 +42,15 @@ import SyncplayKit
         let (bystander, run) = try await Self.bystander(party)
         let peer = try await RawSyncplayPeer.connect(port: party.gateway.port)
         try await misbehave(peer, party)
-        try await TestSupport.eventually(Self.bound, "the gateway to close the misbehaving peer") { peer.isClosed }
+        try await waitUntil("the gateway to close the misbehaving peer", within: Self.bound) { peer.isClosed }
         let told = peer.text
         await peer.close()
 
         // The bystander is still in, and still follows the party: the host pauses, it pauses.
         await party.host.request(.play)
-        try await TestSupport.eventually(Self.bound, "the bystander to follow the host's play") { await !bystander.status.paused }
+        try await waitUntil("the bystander to follow the host's play", within: Self.bound) { await !bystander.status.paused }
         await party.host.request(.pause)
-        try await TestSupport.eventually(Self.bound, "the bystander to follow the host's pause") { await bystander.status.paused }
+        try await waitUntil("the bystander to follow the host's pause", within: Self.bound) { await bystander.status.paused }
         #expect(await bystander.status.connected)
         #expect(await !party.names().contains(SyncplayPartyBridge.partyName("mallory")))
         await bystander.leave()
@@ -67,7 +68,7 @@ import SyncplayKit
     @Test func garbageAfterJoiningIsAClearErrorAndTheMemberLeaves() async throws {
         let told = try await Self.misbehaving { peer, party in
             try await peer.send(Self.hello(room: party.party))
-            try await TestSupport.eventually(Self.bound, "mallory to join") {
+            try await waitUntil("mallory to join", within: Self.bound) {
                 await party.names().contains(SyncplayPartyBridge.partyName("mallory"))
             }
             try await peer.send(#"{"State": {"playstate": {"position": "soon"}}}"# + "\r\n")
@@ -111,13 +112,13 @@ import SyncplayKit
         for attempt in 0..<WrongKeyLimiter.Policy.standard.limit {
             let peer = try await RawSyncplayPeer.connect(port: party.gateway.port)
             try await peer.send(Self.hello(room: party.party, password: "guess \(attempt)"))
-            try await TestSupport.eventually(Self.bound, "wrong password \(attempt) to be refused") { peer.isClosed }
+            try await waitUntil("wrong password \(attempt) to be refused", within: Self.bound) { peer.isClosed }
             #expect(peer.text.contains("Wrong password supplied"))
             await peer.close()
         }
         let peer = try await RawSyncplayPeer.connect(port: party.gateway.port)
         try await peer.send(Self.hello(room: party.party))
-        try await TestSupport.eventually(Self.bound, "the right password to be refused too") { peer.isClosed }
+        try await waitUntil("the right password to be refused too", within: Self.bound) { peer.isClosed }
         #expect(peer.text.contains("too many wrong keys from this address"), "\(peer.text)")
         await peer.close()
         await party.stop()
@@ -129,7 +130,7 @@ import SyncplayKit
         let party = try await GatewayParty.start(control: .everyone)
         let gateway: SyncplayGatewayServer
         do {
-            gateway = try await SyncplayGatewayServer.start(host: "::1", port: 0, parties: party.server, logger: TestSupport.quietLogger)
+            gateway = try await SyncplayGatewayServer.start(host: "::1", port: 0, parties: party.server, logger: Fixtures.quietLogger)
         } catch {
             await party.stop()
             print("skipping the IPv6 wrong-password test: no IPv6 loopback here (\(error))")
@@ -138,13 +139,13 @@ import SyncplayKit
         for attempt in 0..<WrongKeyLimiter.Policy.standard.limit {
             let peer = try await RawSyncplayPeer.connect(host: "::1", port: gateway.port)
             try await peer.send(Self.hello(room: party.party, password: "guess \(attempt)"))
-            try await TestSupport.eventually(Self.bound, "wrong password \(attempt) to be refused") { peer.isClosed }
+            try await waitUntil("wrong password \(attempt) to be refused", within: Self.bound) { peer.isClosed }
             #expect(peer.text.contains("Wrong password supplied"))
             await peer.close()
         }
         let peer = try await RawSyncplayPeer.connect(host: "::1", port: gateway.port)
         try await peer.send(Self.hello(room: party.party))
-        try await TestSupport.eventually(Self.bound, "the right password to be refused too") { peer.isClosed }
+        try await waitUntil("the right password to be refused too", within: Self.bound) { peer.isClosed }
         #expect(peer.text.contains("too many wrong keys from this address"), "\(peer.text)")
         await peer.close()
         await gateway.stop()

@@ -2,6 +2,7 @@ import Foundation
 import PartyServer
 import PartyKit
 import Testing
+import TestSupport
 import SyncplayKit
 @testable import SyncplayGateway
 
@@ -18,18 +19,18 @@ import SyncplayKit
         }
         let home = try SyncplayGatewayTests.home()
         defer { try? FileManager.default.removeItem(at: home) }
-        let party = try await GatewayParty.start(control: .everyone)
+        let party = try await GatewayParty.start(control: .everyone, restartable: true)
         let partyPort = await party.host.options.link.port
         let gatewayPort = party.gateway.port
         let peer = try await SyncplayGatewayTests.Peer.join(party, name: "amy", home: home)
         var restarted: (server: PartyServerRunner, gateway: SyncplayGatewayServer)?
         do {
-            try await TestSupport.eventually(SyncplayGatewayTests.startBound, "amy (Syncplay) in the party's list") {
+            try await waitUntil("amy (Syncplay) in the party's list", within: SyncplayGatewayTests.startBound) {
                 await party.names().contains(SyncplayPartyBridge.partyName("amy"))
             }
             // syncplay takes its player once mpv has the file: a chat line before that breaks its
             // line handling (an AttributeError on its missing player).
-            try await TestSupport.eventually(SyncplayGatewayTests.startBound, "mpv to load the file") {
+            try await waitUntil("mpv to load the file", within: SyncplayGatewayTests.startBound) {
                 (try? await peer.mpv.get("duration"))?.double != nil
             }
 
@@ -37,7 +38,7 @@ import SyncplayKit
             // (the host, amy's) is told the server is restarting, then everything stops.
             await party.gateway.stopListening()
             await party.server.tellEveryone(shuttingDown: "the server is restarting")
-            try await TestSupport.eventually(SyncplayRealServerTests.propagationBound, "syncplay to be told why and to retry") {
+            try await waitUntil("syncplay to be told why and to retry", within: SyncplayRealServerTests.propagationBound) {
                 peer.process.output.contains("<Tandem> the server is restarting; reconnecting")
                     && peer.process.output.contains("attempting to reconnect")
             }
@@ -46,20 +47,20 @@ import SyncplayKit
             // The new gateway first, its party server not listening yet: syncplay (retrying every
             // 3.2 s at most) comes back before the host can, and finds no party. Within the
             // gateway's restart grace that is a chat line and the close, and syncplay tries again.
-            let server = PartyServerRunner(host: "127.0.0.1", port: partyPort, logger: TestSupport.quietLogger)
+            let server = PartyServerRunner(host: "127.0.0.1", port: partyPort, logger: Fixtures.quietLogger)
             let gateway = try await SyncplayGatewayServer.start(host: "127.0.0.1", port: gatewayPort, parties: server,
-                                                                logger: TestSupport.quietLogger)
+                                                                logger: Fixtures.quietLogger)
             restarted = (server, gateway)
-            try await TestSupport.eventually(SyncplayGatewayTests.startBound, "syncplay to find the party not back yet") {
+            try await waitUntil("syncplay to find the party not back yet", within: SyncplayGatewayTests.startBound) {
                 peer.process.output.contains("<Tandem> no party \"\(party.party)\" on this server yet")
             }
             _ = try await server.start()
-            try await TestSupport.eventually(SyncplayGatewayTests.startBound, "the host to re-create the party") {
+            try await waitUntil("the host to re-create the party", within: SyncplayGatewayTests.startBound) {
                 await server.partyCount == 1
             }
 
             // Nobody does anything: syncplay is back in the party, and follows the host.
-            try await TestSupport.eventually(SyncplayGatewayTests.startBound, "amy (Syncplay) back in the party") {
+            try await waitUntil("amy (Syncplay) back in the party", within: SyncplayGatewayTests.startBound) {
                 await party.names().contains(SyncplayPartyBridge.partyName("amy"))
             }
             await party.host.request(.seek, value: 20)

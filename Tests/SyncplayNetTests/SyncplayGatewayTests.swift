@@ -3,6 +3,8 @@ import NIOSSL
 import PartySecurity
 import PartyKit
 import Testing
+import TestSupport
+import TestSupportTLS
 import SyncplayKit
 
 
@@ -18,7 +20,7 @@ import SyncplayKit
 
     /// A syncplay + mpv client in `party`'s room through the gateway, and mpv's IPC.
     struct Peer {
-        let process: ChildProcess
+        let process: SyncplayProcess
         let mpv: MPVClient
         let socket: String
 
@@ -31,9 +33,9 @@ import SyncplayKit
             let socket = home.appendingPathComponent("\(name).sock").path
             // TANDEM_SYNCPLAY_DEBUG=1: syncplay logs every protocol line (printed when a test fails).
             let debug = ProcessInfo.processInfo.environment["TANDEM_SYNCPLAY_DEBUG"] != nil ? ["--debug"] : []
-            let process = try ChildProcess(SyncplayBinaries.client, debug + [
+            let process = try SyncplayProcess(SyncplayBinaries.client, debug + [
                 "--no-gui", "--no-store", "-a", "\(host):\(party.gateway.port)", "-n", name, "-r", party.party, "-p", password,
-                "--player-path", SyncplayBinaries.mpv, TestSupport.partyFile,
+                "--player-path", SyncplayBinaries.mpv, Fixtures.partyFile,
                 "--", "--vo=null", "--ao=null", "--input-ipc-server=\(socket)",
             ], home: home, log: "\(name).log", environment: try roots.map { ["PYTHONPATH": try certifiShim(trusting: $0, in: home)] } ?? [:])
             do {
@@ -41,7 +43,7 @@ import SyncplayKit
                 return Peer(process: process, mpv: mpv, socket: socket)
             } catch {
                 process.stop()
-                ChildProcess.killDescendants(holding: socket)
+                SyncplayProcess.killDescendants(holding: socket)
                 print("syncplay client log:\n\(process.output)")
                 throw error
             }
@@ -63,7 +65,7 @@ import SyncplayKit
             _ = try? await mpv.command([.string("quit")])
             await mpv.close()
             process.stop()
-            ChildProcess.killDescendants(holding: socket)
+            SyncplayProcess.killDescendants(holding: socket)
         }
     }
 
@@ -75,7 +77,7 @@ import SyncplayKit
 
     /// mpv plays (or is paused) as the host does, within ``followBound`` of the host, past `beyond`.
     static func expectFollowing(_ peer: Peer, _ party: GatewayParty, playing: Bool, beyond: Double = 0, _ what: String) async throws {
-        try await TestSupport.eventually(SyncplayRealServerTests.propagationBound, what) {
+        try await waitUntil(what, within: SyncplayRealServerTests.propagationBound) {
             guard let host = await party.hostPlayer(), host.playing == playing,
                   let paused = await peer.paused(), paused == !playing, let position = await peer.position(),
                   position > beyond else { return false }
@@ -95,17 +97,17 @@ import SyncplayKit
         var roots: String?
         if tls {
             let folder = home.appendingPathComponent("tls").path
-            roots = try SyncplayTestCA().writeServerFolder(folder)
+            roots = try TestCertificateAuthority(commonName: "Tandem Syncplay test CA").writeSyncplayServerFolder(folder)
             context = try ServerIdentity.load(certificateFile: folder + "/cert.pem", keyFile: folder + "/privkey.pem").makeServerContext()
         }
         let party = try await GatewayParty.start(control: control, tls: context)
         do {
             let peer = try await Peer.join(party, name: "amy", home: home, host: tls ? "localhost" : "127.0.0.1", trusting: roots)
             do {
-                try await TestSupport.eventually(Self.startBound, "amy (Syncplay) in the party's list") {
+                try await waitUntil("amy (Syncplay) in the party's list", within: Self.startBound) {
                     await party.names().contains(SyncplayPartyBridge.partyName("amy"))
                 }
-                try await TestSupport.eventually(Self.startBound, "mpv to load the file") {
+                try await waitUntil("mpv to load the file", within: Self.startBound) {
                     (try? await peer.mpv.get("duration"))?.double != nil
                 }
                 try await body(party, peer)
@@ -139,7 +141,7 @@ import SyncplayKit
         try await Self.withPeer(control: .everyone) { party, peer in
             // Party chat reaches the Syncplay user.
             await party.host.chat("hello from Hana")
-            try await TestSupport.eventually(SyncplayRealServerTests.propagationBound, "the host's chat in syncplay's console") {
+            try await waitUntil("the host's chat in syncplay's console", within: SyncplayRealServerTests.propagationBound) {
                 peer.process.output.contains("hello from Hana")
             }
 
@@ -154,7 +156,7 @@ import SyncplayKit
 
             // The host seeks to 40 s, paused: mpv follows.
             await party.host.request(.seek, value: 40)
-            try await TestSupport.eventually(SyncplayRealServerTests.propagationBound, "mpv to seek to 40 s") {
+            try await waitUntil("mpv to seek to 40 s", within: SyncplayRealServerTests.propagationBound) {
                 guard let position = await peer.position() else { return false }
                 return abs(position - 40) < Self.followBound
             }
@@ -163,14 +165,14 @@ import SyncplayKit
             await party.host.request(.play)
             try await Self.expectFollowing(peer, party, playing: true, "mpv to play with the host again")
             try await peer.mpv.set("pause", .bool(true))
-            try await TestSupport.eventually(SyncplayRealServerTests.propagationBound, "mpv's pause to pause the host") {
+            try await waitUntil("mpv's pause to pause the host", within: SyncplayRealServerTests.propagationBound) {
                 await party.hostPlayer()?.playing == false
             }
             #expect(party.notices.timelineReasons.contains("\(SyncplayPartyBridge.partyName("amy")): pause"))
 
             // mpv seeks to 10 s: the party seeks.
             try await peer.mpv.set("time-pos", .number(10))
-            try await TestSupport.eventually(SyncplayRealServerTests.propagationBound, "mpv's seek to move the host") {
+            try await waitUntil("mpv's seek to move the host", within: SyncplayRealServerTests.propagationBound) {
                 guard let host = await party.hostPlayer() else { return false }
                 return abs(host.position - 10) < Self.followBound
             }
@@ -188,13 +190,13 @@ import SyncplayKit
 
             // mpv pauses: refused, so mpv plays again and the party never paused.
             try await peer.mpv.set("pause", .bool(true))
-            try await TestSupport.eventually(SyncplayRealServerTests.propagationBound, "mpv to be forced to play again") {
+            try await waitUntil("mpv to be forced to play again", within: SyncplayRealServerTests.propagationBound) {
                 await peer.paused() == false
             }
             try await Self.expectFollowing(peer, party, playing: true, "mpv to follow the playing host after the refusal")
             #expect(!party.notices.timelineReasons.contains { $0.hasPrefix(SyncplayPartyBridge.partyName("amy")) })
             // The refusal is shown to the Syncplay user (a chat line from the gateway).
-            try await TestSupport.eventually(SyncplayRealServerTests.propagationBound, "the refusal in syncplay's console") {
+            try await waitUntil("the refusal in syncplay's console", within: SyncplayRealServerTests.propagationBound) {
                 peer.process.output.contains("<Tandem> refused: only the host can pause")
             }
         }
@@ -209,7 +211,7 @@ import SyncplayKit
             return
         }
         try await Self.withPeer(control: .host, tls: true) { party, peer in
-            try await TestSupport.eventually(SyncplayRealServerTests.propagationBound, "syncplay to report a secure connection") {
+            try await waitUntil("syncplay to report a secure connection", within: SyncplayRealServerTests.propagationBound) {
                 peer.process.output.contains("Secure connection established")
             }
             #expect(!peer.process.output.contains("This server does not support TLS"))

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import SyncplayKit
 @testable import SyncplayClient
 
@@ -7,7 +8,7 @@ import SyncplayKit
 @Suite(.serialized) struct SyncplayMisbehaviourTests {
     private func session(port: Int) -> SyncplaySession {
         SyncplaySession(options: .init(host: "127.0.0.1", port: port, core: .init(name: "tandem", room: "r"), file: nil,
-                                       mediaFolders: [], playerOptions: TestSupport.headless, logger: TestSupport.quietLogger),
+                                       mediaFolders: [], playerOptions: Fixtures.headless, logger: Fixtures.quietLogger),
                         notices: { _ in })
     }
 
@@ -16,10 +17,10 @@ import SyncplayKit
         let good = try await FakeSyncplayServer.start(.good)
         let bystander = session(port: good.port)
         let bystanderRun = Task { await bystander.run() }
-        try await TestSupport.eventually(10, "the bystander to join") { await bystander.status.connected }
+        try await waitUntil("the bystander to join", within: 10) { await bystander.status.connected }
 
         let victim = session(port: bad.port)
-        let outcome = try await TestSupport.within(10, "the bad server's session to fail") { await victim.run() }
+        let outcome = try await within(10, "the bad server's session to fail") { await victim.run() }
         await victim.shutDown()
 
         // The bystander is still in its room and still hearing states.
@@ -53,10 +54,10 @@ import SyncplayKit
         let old = try await FakeSyncplayServer.start(.preTLS)
         let notices = NoticeLog()
         let session = SyncplaySession(options: .init(host: "127.0.0.1", port: old.port, core: .init(name: "tandem", room: "r", useTLS: true),
-                                                     file: nil, mediaFolders: [], playerOptions: TestSupport.headless,
-                                                     logger: TestSupport.quietLogger)) { notices.append($0) }
+                                                     file: nil, mediaFolders: [], playerOptions: Fixtures.headless,
+                                                     logger: Fixtures.quietLogger)) { notices.append($0) }
         let run = Task { await session.run() }
-        try await TestSupport.eventually(10, "the plain session to join") { await session.status.connected }
+        try await waitUntil("the plain session to join", within: 10) { await session.status.connected }
         #expect(notices.all.contains(.note("the server predates STARTTLS: connecting again without TLS")))
         #expect(await !session.status.encrypted)
         await session.leave()
@@ -69,7 +70,7 @@ import SyncplayKit
         let closed = try await FakeSyncplayServer.start(.good)
         let port = closed.port
         await closed.stop()
-        let outcome = try await TestSupport.within(15, "the connection to fail") { await session(port: port).run() }
+        let outcome = try await within(15, "the connection to fail") { await session(port: port).run() }
         guard case .failed(let reason) = outcome else { Issue.record("not a failure: \(outcome)"); return }
         #expect(reason.hasPrefix("cannot reach the Syncplay server 127.0.0.1:\(port)"))
     }

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import Testing
+import TestSupport
 import SyncplayKit
 @testable import SyncplayNet
 @testable import SyncplayGateway
@@ -15,17 +16,17 @@ import SyncplayKit
         let port = server.port
         let notices = NoticeLog()
         let session = SyncplaySession(options: .init(host: "127.0.0.1", port: server.port, core: .init(name: "tandem", room: "r"),
-                                                     file: nil, mediaFolders: [], playerOptions: TestSupport.headless,
-                                                     reconnectTries: 3, logger: TestSupport.quietLogger)) { notices.append($0) }
+                                                     file: nil, mediaFolders: [], playerOptions: Fixtures.headless,
+                                                     reconnectTries: 3, logger: Fixtures.quietLogger)) { notices.append($0) }
         let run = Task { await session.run() }
         // Welcomed, hung up on, welcomed again: the session came back by itself.
-        try await TestSupport.eventually(20, "the session to be welcomed twice") {
+        try await waitUntil("the session to be welcomed twice", within: 20) {
             notices.all.filter { if case .connected = $0 { true } else { false } }.count >= 2
         }
         #expect(notices.all.contains { if case .connectionLost(let why) = $0 { why.hasPrefix("the server closed the connection") } else { false } })
         // The server goes for good: three tries, then the session fails naming it.
         await server.stop()
-        let outcome = try await TestSupport.within(20, "the session to give up") { await run.value }
+        let outcome = try await within(20, "the session to give up") { await run.value }
         await session.shutDown()
         guard case .failed(let reason) = outcome else { Issue.record("not a failure: \(outcome)"); return }
         #expect(reason.hasPrefix("lost the Syncplay server 127.0.0.1:\(port) for good after 3 tries: "), "\(reason)")
@@ -35,16 +36,16 @@ import SyncplayKit
         let server = try await HangingUpServer.start()
         let notices = NoticeLog()
         let session = SyncplaySession(options: .init(host: "127.0.0.1", port: server.port, core: .init(name: "tandem", room: "r"),
-                                                     file: nil, mediaFolders: [], playerOptions: TestSupport.headless,
-                                                     logger: TestSupport.quietLogger)) { notices.append($0) }
+                                                     file: nil, mediaFolders: [], playerOptions: Fixtures.headless,
+                                                     logger: Fixtures.quietLogger)) { notices.append($0) }
         let run = Task { await session.run() }
-        try await TestSupport.eventually(20, "the session to be welcomed") {
+        try await waitUntil("the session to be welcomed", within: 20) {
             notices.all.contains { if case .connected = $0 { true } else { false } }
         }
         await server.stop()
-        try await TestSupport.eventually(20, "the session to be reconnecting") { await session.status.reconnecting }
+        try await waitUntil("the session to be reconnecting", within: 20) { await session.status.reconnecting }
         await session.leave()
-        #expect(try await TestSupport.within(20, "the session to end") { await run.value } == .left)
+        #expect(try await within(20, "the session to end") { await run.value } == .left)
         await session.shutDown()
     }
 

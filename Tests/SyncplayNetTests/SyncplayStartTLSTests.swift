@@ -1,6 +1,8 @@
 import Foundation
 import NIOSSL
 import Testing
+import TestSupport
+import TestSupportTLS
 import SyncplayKit
 @testable import SyncplayClient
 
@@ -14,20 +16,20 @@ import SyncplayKit
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-syncplay-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
-        let ca = try SyncplayTestCA().writeServerFolder(home.appendingPathComponent("tls").path)
-        let port = try await SyncplayBinaries.freePort()
-        let server = try ChildProcess(SyncplayBinaries.server, ["--port", String(port), "--tls", home.appendingPathComponent("tls").path],
+        let ca = try TestCertificateAuthority(commonName: "Tandem Syncplay test CA").writeSyncplayServerFolder(home.appendingPathComponent("tls").path)
+        let port = try LoopbackPort.free()
+        let server = try SyncplayProcess(SyncplayBinaries.server, ["--port", String(port), "--tls", home.appendingPathComponent("tls").path],
                                       home: home, log: "server.log")
         defer { server.stop() }
-        try await SyncplayBinaries.waitForListener(port: port, within: SyncplayRealServerTests.startBound)
+        try await LoopbackPort.waitForListener(port, within: SyncplayRealServerTests.startBound)
         #expect(server.output.contains("TLS support is enabled"), "syncplay-server did not load the test certificate: \(server.output)")
         try await body(port, ca)
     }
 
     private func session(port: Int, tls: TLSConfiguration) -> SyncplaySession {
         SyncplaySession(options: .init(host: "localhost", port: port, core: .init(name: "tandem", room: "secret", useTLS: true),
-                                       file: nil, mediaFolders: [], playerOptions: TestSupport.headless, tls: tls,
-                                       logger: TestSupport.quietLogger), notices: { _ in })
+                                       file: nil, mediaFolders: [], playerOptions: Fixtures.headless, tls: tls,
+                                       logger: Fixtures.quietLogger), notices: { _ in })
     }
 
     @Test func aServerOfferingTLSIsJoinedEncrypted() async throws {
@@ -36,7 +38,7 @@ import SyncplayKit
             tls.trustRoots = .file(ca)
             let session = session(port: port, tls: tls)
             let run = Task { await session.run() }
-            try await TestSupport.eventually(SyncplayRealServerTests.startBound, "the TLS session to join") { await session.status.connected }
+            try await waitUntil("the TLS session to join", within: SyncplayRealServerTests.startBound) { await session.status.connected }
             #expect(await session.status.encrypted)
             await session.leave()
             #expect(await run.value == .left)
@@ -47,7 +49,7 @@ import SyncplayKit
     @Test func anUntrustedCertificateIsAClearError() async throws {
         try await withTLSServer { port, _ in
             let session = session(port: port, tls: .makeClientConfiguration())
-            let outcome = try await TestSupport.within(SyncplayRealServerTests.startBound, "the untrusted TLS session to fail") {
+            let outcome = try await within(SyncplayRealServerTests.startBound, "the untrusted TLS session to fail") {
                 await session.run()
             }
             await session.shutDown()

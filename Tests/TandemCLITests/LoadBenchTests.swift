@@ -8,9 +8,9 @@ import Testing
 /// the `tandem serve` it starts on loopback, TLS (pinned) and plain. Every ping of the window gets its
 /// pong and every command reaches every member of its party; no timing is asserted.
 @Suite(.serialized) struct LoadBenchTests {
-    @Test(arguments: [false, true]) func everyMemberGetsItsPongsAndTheFanOuts(insecure: Bool) throws {
+    @Test(arguments: [false, true]) func everyMemberGetsItsPongsAndTheFanOuts(insecure: Bool) async throws {
         // Two parties: their hosts' first commands come 2.5 s and 5 s into the 6 s window.
-        let result = try PartyTLSCommandTests.run(
+        let result = try await PartyTLSCommandTests.run(
             ["bench", "load", "--members", "6", "--parties", "2", "--duration", "6", "--warm-up", "1", "--json"]
                 + (insecure ? ["--insecure"] : []))
         #expect(result.status == 0, "\(result.stderr)")
@@ -31,11 +31,11 @@ import Testing
         #expect((summary["serverRSSPerMemberKiB"] as? Double).map { $0.isFinite } == true, "\(line)")
     }
 
-    @Test func badOptionsAreRefusedClearly() throws {
-        let result = try PartyTLSCommandTests.run(["bench", "load", "--members", "2", "--parties", "3"])
+    @Test func badOptionsAreRefusedClearly() async throws {
+        let result = try await PartyTLSCommandTests.run(["bench", "load", "--members", "2", "--parties", "3"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("--members must be at least --parties"), "\(result.stderr)")
-        let external = try PartyTLSCommandTests.run(["bench", "load", "--server", "127.0.0.1:9"])
+        let external = try await PartyTLSCommandTests.run(["bench", "load", "--server", "127.0.0.1:9"])
         #expect(external.status != 0)
         #expect(external.stderr.contains("--server needs --server-pid"), "\(external.stderr)")
     }

@@ -5,6 +5,7 @@ import PartyServer
 import PartyClient
 import PlayerCore
 import Testing
+import TestSupport
 import TandemWindow
 @testable import TandemCLI
 @testable import TandemApp
@@ -14,7 +15,7 @@ import TandemWindow
 /// (or the story list's) window: each member's own subtitle choice.
 @Suite struct PartySubtitlesTests {
     @Test func theWindowsPlayersGetTheMembersSubtitles() async throws {
-        let folder = try SubtitleCommandTests.folder()
+        let folder = try await SubtitleCommandTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let film = folder.appendingPathComponent("film.mkv").path
         let extra = folder.appendingPathComponent("extra.srt")
@@ -40,7 +41,7 @@ import TandemWindow
     /// only the item's index; the copy's path is the member's to tell). The host, whose window
     /// knows its files and finds their subtitles itself, gets each once.
     @Test func aJoinersLocalCopyBringsItsSameNamedSubtitles() async throws {
-        let hostFolder = try SubtitleCommandTests.folder()
+        let hostFolder = try await SubtitleCommandTests.folder()
         let guestFolder = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-subjoin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: guestFolder, withIntermediateDirectories: true)
         defer {
@@ -68,13 +69,11 @@ import TandemWindow
         let guest = member("Gus", folder: guestFolder, create: nil, files: [])
         let hostRun = Task { await host.run() }
         defer { hostRun.cancel() }
-        // Polling with failure bounds only (15 s each): the party exists once the host is in it.
+        // Polling with failure bounds only (30 s each): the party exists once the host is in it.
         func poll<T>(_ read: () async -> T?) async throws -> T? {
-            for _ in 0..<750 {
-                if let value = await read() { return value }
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            return nil
+            var value: T?
+            _ = await eventually { value = await read(); return value != nil }
+            return value
         }
         _ = try await poll { await host.status.me }
         let guestRun = Task { await guest.run() }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `tandem play A B C`, folders and mpv's time forms, run headless as a user would (the built
 /// binary on the bundled clips, `--fast --json`).
@@ -7,8 +8,8 @@ import Testing
     typealias Line = PlayEventLinesTests.Line
 
     /// Runs `tandem play --fast --json ARGUMENTS`; exit status, the JSON lines and standard error.
-    static func play(_ arguments: [String]) throws -> (status: Int32, lines: [Line], stderr: String, stdout: String) {
-        let result = try PartyTLSCommandTests.run(["play", "--fast", "--json"] + arguments)
+    static func play(_ arguments: [String]) async throws -> (status: Int32, lines: [Line], stderr: String, stdout: String) {
+        let result = try await PartyTLSCommandTests.run(["play", "--fast", "--json"] + arguments)
         let lines = try result.stdout.split(separator: "\n").map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
         return (result.status, lines, result.stderr, result.stdout)
     }
@@ -17,9 +18,9 @@ import Testing
         lines.filter { $0.event == "open" }.compactMap { $0.file.map { URL(fileURLWithPath: $0).lastPathComponent } }
     }
 
-    @Test func filesPlayInTurnAndOneThatFailsIsNamedAndSkipped() throws {
+    @Test func filesPlayInTurnAndOneThatFailsIsNamedAndSkipped() async throws {
         let bad = TestAssets.path("bad/not-media.mp4")
-        let result = try Self.play([TestAssets.path("video-only.mp4"), bad, TestAssets.path("odd-dims.mp4")])
+        let result = try await Self.play([TestAssets.path("video-only.mp4"), bad, TestAssets.path("odd-dims.mp4")])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(Self.opened(result.lines) == ["video-only.mp4", "odd-dims.mp4"])
         // One line names it (FFmpeg's own log line may come before).
@@ -34,32 +35,32 @@ import Testing
         #expect(abs(end.durationSeconds - 5) < 0.1)
     }
 
-    @Test func everyFileFailingIsExitOne() throws {
-        let result = try Self.play([TestAssets.path("bad/not-media.mp4"), TestAssets.path("bad/empty.mp4")])
+    @Test func everyFileFailingIsExitOne() async throws {
+        let result = try await Self.play([TestAssets.path("bad/not-media.mp4"), TestAssets.path("bad/empty.mp4")])
         #expect(result.status == 1)
         #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("tandem: ") }.count == 2, "\(result.stderr)")
     }
 
-    @Test func aFolderPlaysItsMediaFilesInNaturalOrder() throws {
+    @Test func aFolderPlaysItsMediaFilesInNaturalOrder() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-playcli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         for (name, asset) in [("ep10.mp4", "video-only.mp4"), ("ep9.webm", "odd-dims-420.webm"), ("notes.txt", "README.md")] {
             try FileManager.default.copyItem(atPath: TestAssets.path(asset), toPath: folder.appendingPathComponent(name).path)
         }
-        let result = try Self.play([folder.path])
+        let result = try await Self.play([folder.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(Self.opened(result.lines) == ["ep9.webm", "ep10.mp4"])
         let empty = folder.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        let none = try Self.play([empty.path])
+        let none = try await Self.play([empty.path])
         #expect(none.status == 1)
         #expect(none.stderr == "tandem: \(empty.path): no media files in this folder\n")
     }
 
-    @Test func shufflePlaysEveryFileOnce() throws {
+    @Test func shufflePlaysEveryFileOnce() async throws {
         let files = ["video-only.mp4", "odd-dims.mp4", "h264-aac.mp4"].map(TestAssets.path)
-        let result = try Self.play(["--shuffle"] + files)
+        let result = try await Self.play(["--shuffle"] + files)
         #expect(Set(Self.opened(result.lines)) == Set(["video-only.mp4", "odd-dims.mp4", "h264-aac.mp4"]))
         #expect(Self.opened(result.lines).count == 3)
     }
@@ -70,8 +71,8 @@ import Testing
         (["--start", "50%", "--end", "-1"], 2.0, 1.0),
         (["--start", "+0:03"], 3.0, 1.0),
     ])
-    func timesAsMPVTakesThem(arguments: [String], first: Double, played: Double) throws {
-        let result = try Self.play(arguments + [TestAssets.path("h264-aac.mp4")])
+    func timesAsMPVTakesThem(arguments: [String], first: Double, played: Double) async throws {
+        let result = try await Self.play(arguments + [TestAssets.path("h264-aac.mp4")])
         #expect(result.status == 0, "\(result.stderr)")
         let firstFrame = try #require(result.lines.first { $0.event == "firstFrame" }?.position, "\(result.lines.map(\.event))")
         #expect(abs(firstFrame - first) < 0.05)
@@ -81,30 +82,30 @@ import Testing
     }
 
     @Test(arguments: [["--start", "1:90"], ["--end", "soon"], ["--start", "0:03", "--end", "0:02"]])
-    func badTimesAreRefusedNamingTheOption(arguments: [String]) throws {
-        let result = try PartyTLSCommandTests.run(["play", "--fast"] + arguments + [TestAssets.path("h264-aac.mp4")])
+    func badTimesAreRefusedNamingTheOption(arguments: [String]) async throws {
+        let result = try await PartyTLSCommandTests.run(["play", "--fast"] + arguments + [TestAssets.path("h264-aac.mp4")])
         #expect(result.status != 0)
         #expect(result.stderr.contains(arguments[arguments.count - 2]), "\(result.stderr)")
     }
 
-    @Test func anEndBeforeTheStartOnceResolvedNamesTheFile() throws {
+    @Test func anEndBeforeTheStartOnceResolvedNamesTheFile() async throws {
         let file = TestAssets.path("h264-aac.mp4")
-        let result = try Self.play(["--start", "-1", "--end", "0:01", file])
+        let result = try await Self.play(["--start", "-1", "--end", "0:01", file])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("tandem: \(file): --end"), "\(result.stderr)")
     }
 
-    @Test func oneFilesOutputsRefuseSeveralFiles() throws {
-        let result = try Self.play(["--framemd5", "/dev/null", TestAssets.path("video-only.mp4"), TestAssets.path("odd-dims.mp4")])
+    @Test func oneFilesOutputsRefuseSeveralFiles() async throws {
+        let result = try await Self.play(["--framemd5", "/dev/null", TestAssets.path("video-only.mp4"), TestAssets.path("odd-dims.mp4")])
         #expect(result.status == 1)
         #expect(result.stderr.contains("give one file"))
     }
 
     /// The same through the window (SDL's offscreen driver): one window plays the playlist, then closes.
-    @Test func theWindowPlaysThePlaylistToItsEnd() throws {
-        let home = try RememberingTests.temporaryFolder()
+    @Test func theWindowPlaysThePlaylistToItsEnd() async throws {
+        let home = try TemporaryFolder("remember").url
         defer { try? FileManager.default.removeItem(at: home) }
-        let result = try RememberingCommandTests.run(
+        let result = try await RememberingCommandTests.run(
             ["play", "--json", "--start", "-0.5", TestAssets.path("video-only.mp4"), TestAssets.path("bad/empty.mp4"), TestAssets.path("odd-dims.mp4")],
             environment: ["SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy", "XDG_STATE_HOME": home.path, "XDG_CONFIG_HOME": home.path])
         #expect(result.status == 0, "\(result.stderr)")
@@ -116,7 +117,7 @@ import Testing
         let kept = home.appendingPathComponent("tandem/volume")
         #expect(try String(contentsOf: kept, encoding: .utf8) == "volume=100\nmute=no\n")
         // The next run's --volume is kept for the run after it.
-        _ = try RememberingCommandTests.run(
+        _ = try await RememberingCommandTests.run(
             ["play", "--volume", "40", "--end", "0.2", TestAssets.path("odd-dims.mp4")],
             environment: ["SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy", "XDG_STATE_HOME": home.path, "XDG_CONFIG_HOME": home.path])
         #expect(try String(contentsOf: kept, encoding: .utf8) == "volume=40\nmute=no\n")

@@ -1,17 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import TandemCLI
 @testable import TandemApp
 @testable import TandemBench
 
 /// The config file, watch-later entries and the kept volume, as values and files.
 @Suite struct RememberingTests {
-    static func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-remember-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     @Test func configLinesBecomeOptions() throws {
         let text = "speed=1.5\n# a comment\n\nloop-file\nshuffle=no\n  start = 1:30   # inline\n--slang=en\nsub-file=\"a b.srt\"\n"
         let arguments = try ConfigFile.arguments(text, path: "t.conf", isOption: PlayCommand.optionProblem)
@@ -38,7 +33,7 @@ import Testing
     }
 
     @Test func watchLaterEntriesAreNamedAsMPVNamesThem() throws {
-        let folder = try Self.temporaryFolder()
+        let folder = try TemporaryFolder("remember").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let later = WatchLater(directory: folder.path)
         // MD5("/tmp/film.mkv") in upper-case hex (python3 -c "import hashlib; print(hashlib.md5(b'/tmp/film.mkv').hexdigest().upper())").
@@ -54,7 +49,7 @@ import Testing
     }
 
     @Test func theVolumeIsKept() throws {
-        let folder = try Self.temporaryFolder()
+        let folder = try TemporaryFolder("remember").url
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("state/volume").path
         #expect(SavedVolume.load(from: path) == nil)

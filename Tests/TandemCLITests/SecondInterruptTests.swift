@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
 /// A second Ctrl-C ends headless `tandem play` at once while the first is still quitting (as mpv's
 /// does): a quit stuck on something must not leave the process unkillable by Ctrl-C.
@@ -21,56 +22,58 @@ import Testing
         _ = fcntl(fd, F_SETFL, flags)
     }
 
-    /// Reads `handle` until `text` has come (or the stream ends); all that was read.
-    static func read(_ handle: FileHandle, until text: String) -> String {
-        var read = ""
-        while !read.contains(text) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            read += String(decoding: chunk, as: UTF8.self)
+    /// Reads the non-blocking `fd` until `text` has come (polling, every 10 ms, for at most `seconds`);
+    /// all that was read.
+    static func read(_ fd: Int32, until text: String, within seconds: Double) async -> String {
+        var read = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        _ = await eventually(within: seconds, every: .milliseconds(10)) {
+            while true {
+                let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                guard n > 0 else { break }
+                read += chunk[0..<n]
+            }
+            return String(decoding: read, as: UTF8.self).contains(text)
         }
-        return read
+        return String(decoding: read, as: UTF8.self)
     }
 
-    @Test func aSecondSigintEndsAStuckQuit() throws {
-        let home = try RememberingTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: home) }
+    @Test func aSecondSigintEndsAStuckQuit() async throws {
+        let home = try TemporaryFolder("remember")
+        defer { home.remove() }
         // The position cannot be saved under a regular file: the quit says so on stderr, which
         // tells the test that the first Ctrl-C was heard and the quit is under way.
-        let blocker = home.appendingPathComponent("not-a-folder")
+        let blocker = home.url.appendingPathComponent("not-a-folder")
         _ = FileManager.default.createFile(atPath: blocker.path, contents: Data())
-        let process = Process()
-        process.executableURL = try URLOpenErrorTests.binary()
-        process.arguments = ["play", "--headless", "--json", "--no-config", "--save-position-on-quit", "--loop-file",
-                             "--watch-later-dir", blocker.appendingPathComponent("later").path, TestAssets.path("video-only.mp4")]
-        let out = Pipe(), errors = Pipe()
-        // The test's own copy of the write end, to fill the pipe with.
-        let writeEnd = dup(out.fileHandleForWriting.fileDescriptor)
-        defer { close(writeEnd) }
-        process.standardOutput = out
-        process.standardError = errors
-        try process.run()
-        // SIGKILL: a run that ignores Ctrl-C ignores SIGTERM too (both are heard the same way).
-        let kill = { if process.isRunning { _ = Glibc.kill(process.processIdentifier, SIGKILL) } }
-        let guardKill = DispatchWorkItem(block: kill)
-        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: guardKill)
-        defer { guardKill.cancel(); kill() }
+        // The run's standard output: a pipe of the test's own, whose write end it keeps to fill it.
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        defer {
+            close(readEnd)
+            close(writeEnd)
+        }
+        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        // Only the test's read end: the write end's open file is the child's stdout too.
+        _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
+        let process = try ChildProcess.tandem(["play", "--headless", "--json", "--no-config", "--save-position-on-quit", "--loop-file",
+                                               "--watch-later-dir", blocker.appendingPathComponent("later").path,
+                                               TestAssets.path("video-only.mp4")], standardOutput: .descriptor(writeEnd))
+        // SIGKILL at the end: a run that ignores Ctrl-C ignores SIGTERM too (both are heard the same way).
+        defer { process.kill() }
 
-        let started = Self.read(out.fileHandleForReading, until: #""event":"firstFrame""#)
+        let started = await Self.read(readEnd, until: #""event":"firstFrame""#, within: 120)
         #expect(started.contains(#""event":"firstFrame""#), "\(started)")
         Self.fill(writeEnd)
         process.interrupt()
-        let said = Self.read(errors.fileHandleForReading, until: "cannot save the position")
+        let said = try await process.output(containing: "cannot save the position", from: .standardError, within: 120)
         #expect(said.contains("cannot save the position"), "\(said)")
         // Its end summary waits on the full pipe: the quit cannot finish by itself.
         #expect(process.isRunning)
 
-        let second = DispatchWorkItem(block: kill)
         process.interrupt()
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.bound, execute: second)
-        process.waitUntilExit()
-        second.cancel()
-        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGINT,
-                "ended by the second Ctrl-C, not killed at the bound: \(process.terminationReason) \(process.terminationStatus)")
+        let ended = try? await process.exit(within: Self.bound)
+        #expect(ended == .signalled(SIGINT),
+                "ended by the second Ctrl-C, not killed at the bound: \(ended.map { "\($0)" } ?? "still running")")
     }
 }

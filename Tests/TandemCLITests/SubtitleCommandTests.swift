@@ -1,6 +1,7 @@
 import FFmpegKit
 import Foundation
 import Testing
+import TestSupport
 
 /// `tandem play --snapshot` with subtitles and `tandem probe`'s track fields, run as a user would
 /// (the built binary on files made by the ffmpeg CLI).
@@ -8,20 +9,15 @@ import Testing
     /// Bottom-centre text from 1 to 2 s.
     static let srt = "1\n00:00:01,000 --> 00:00:02,000\nHELLO THERE\n\n"
 
-    static func ffmpeg(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-hide_banner", "-loglevel", "error", "-y", "-nostdin"] + arguments
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "ffmpeg \(arguments)")
+    static func ffmpeg(_ arguments: [String]) async throws {
+        let ffmpeg = try await ChildProcess.run("/usr/bin/ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-nostdin"] + arguments)
+        #expect(ffmpeg.status == 0, "ffmpeg \(arguments): \(ffmpeg.standardError)")
     }
 
     /// A folder with `film.mkv` (grey 320x240, 3 s, one keyframe) and `film.srt` beside it.
-    static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-subcli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try ffmpeg(["-f", "lavfi", "-i", "color=c=gray:s=320x240:r=25:d=3", "-c:v", "libx264", "-g", "1000",
+    static func folder() async throws -> URL {
+        let folder = try TemporaryFolder("subcli").url
+        try await ffmpeg(["-f", "lavfi", "-i", "color=c=gray:s=320x240:r=25:d=3", "-c:v", "libx264", "-g", "1000",
                     "-pix_fmt", "yuv420p", folder.appendingPathComponent("film.mkv").path])
         try srt.write(to: folder.appendingPathComponent("film.srt"), atomically: true, encoding: .utf8)
         return folder
@@ -40,53 +36,46 @@ import Testing
         return n
     }
 
-    static func snapshot(_ folder: URL, at start: Double, _ extra: [String] = []) throws -> (status: Int32, stderr: String, text: Int) {
+    static func snapshot(_ folder: URL, at start: Double, _ extra: [String] = []) async throws -> (status: Int32, stderr: String, text: Int) {
         let png = folder.appendingPathComponent("shot-\(UUID().uuidString).png").path
-        let result = try URLOpenErrorTests.run(["play", "--fast", "--start", "\(start)", "--end", "\(start + 0.2)",
+        let result = try await URLOpenErrorTests.run(["play", "--fast", "--start", "\(start)", "--end", "\(start + 0.2)",
                                                 "--snapshot", png] + extra + [folder.appendingPathComponent("film.mkv").path])
         return (result.status, result.stderr, result.status == 0 ? try textPixels(png) : 0)
     }
 
-    @Test func aSameNamedSRTNextToTheVideoShowsInTheSnapshot() throws {
-        let folder = try Self.folder()
+    @Test func aSameNamedSRTNextToTheVideoShowsInTheSnapshot() async throws {
+        let folder = try await Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let during = try Self.snapshot(folder, at: 1.48)
+        let during = try await Self.snapshot(folder, at: 1.48)
         #expect(during.status == 0, "\(during.stderr)")
         #expect(during.stderr.isEmpty)  // libass says nothing unless something is wrong
         #expect(during.text > 40)
-        #expect(try Self.snapshot(folder, at: 2.2).text == 0)
-        #expect(try Self.snapshot(folder, at: 1.48, ["--sid", "no"]).text == 0)
+        #expect(try await Self.snapshot(folder, at: 2.2).text == 0)
+        #expect(try await Self.snapshot(folder, at: 1.48, ["--sid", "no"]).text == 0)
         // 0.6 s later: the event covers 1.6–2.6 s.
-        #expect(try Self.snapshot(folder, at: 1.2, ["--sub-delay", "0.6"]).text == 0)
-        #expect(try Self.snapshot(folder, at: 2.4, ["--sub-delay", "0.6"]).text > 40)
+        #expect(try await Self.snapshot(folder, at: 1.2, ["--sub-delay", "0.6"]).text == 0)
+        #expect(try await Self.snapshot(folder, at: 2.4, ["--sub-delay", "0.6"]).text > 40)
     }
 
-    @Test func aMissingSubFileIsOneLineAndExitOne() throws {
-        let folder = try Self.folder()
+    @Test func aMissingSubFileIsOneLineAndExitOne() async throws {
+        let folder = try await Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let missing = folder.appendingPathComponent("nope.srt").path
-        let result = try Self.snapshot(folder, at: 1.48, ["--sub-file", missing])
+        let result = try await Self.snapshot(folder, at: 1.48, ["--sub-file", missing])
         #expect(result.status == 1)
         #expect(result.stderr == "tandem: \(missing): no such file\n")
     }
 
-    @Test func probeShowsLanguageTitleFlagsAndAspect() throws {
-        let folder = try Self.folder()
+    @Test func probeShowsLanguageTitleFlagsAndAspect() async throws {
+        let folder = try await Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let mkv = folder.appendingPathComponent("tracks.mkv").path
-        try Self.ffmpeg(["-i", folder.appendingPathComponent("film.mkv").path, "-i", folder.appendingPathComponent("film.srt").path,
+        try await Self.ffmpeg(["-i", folder.appendingPathComponent("film.mkv").path, "-i", folder.appendingPathComponent("film.srt").path,
                          "-map", "0", "-map", "1", "-c:v", "copy", "-c:s", "srt", "-aspect", "16:9",
                          "-metadata:s:s:0", "language=eng", "-metadata:s:s:0", "title=Forced bits",
                          "-disposition:s:0", "default+forced", mkv])
-        let process = Process()
-        process.executableURL = try URLOpenErrorTests.binary()
-        process.arguments = ["probe", mkv]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let info = try JSONDecoder().decode(MediaInfo.self, from: data)
+        let probe = try await ChildProcess.runTandem(["probe", mkv])
+        let info = try JSONDecoder().decode(MediaInfo.self, from: Data(probe.standardOutputBytes))
         let subtitle = try #require(info.streams.first { $0.type == .subtitle })
         #expect(subtitle.language == "eng" && subtitle.title == "Forced bits")
         #expect(subtitle.isDefault == true && subtitle.isForced == true)

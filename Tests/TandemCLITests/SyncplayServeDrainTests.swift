@@ -1,11 +1,11 @@
 import Foundation
 import Logging
-import NIOPosix
 import PartyKit
 import SyncplayKit
 import SyncplayClient
 import Synchronization
 import Testing
+import TestSupport
 import WebSocketTransport
 @testable import TandemCLI
 @testable import TandemApp
@@ -26,13 +26,18 @@ import WebSocketTransport
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let config = folder.appendingPathComponent("serve.json")
-        try Data(#"{"listen": "127.0.0.1:0", "insecure": true, "syncplay": "127.0.0.1:0", "drain": {"seconds": 120}, "cache": {"size": 0}}"#.utf8)
+        // Ports the next server can listen on again (outside the range other tests' servers and
+        // connections get theirs from), not ones the kernel picks.
+        let (listen, syncplay) = (try LoopbackPort.free(), try LoopbackPort.free())
+        try Data(#"{"listen": "127.0.0.1:\#(listen)", "insecure": true, "syncplay": "127.0.0.1:\#(syncplay)", "drain": {"seconds": 120}, "cache": {"size": 0}}"#.utf8)
             .write(to: config)
 
-        let (serve, lines) = try Self.serve(config: config, folder: folder)
-        defer { Self.stopProcess(serve) }
-        let partyPort = try #require(lines.line(startingWith: "listening on 127.0.0.1:").flatMap { Int($0.split(separator: ":").last ?? "") })
-        let gatewayLine = try #require(lines.line(startingWith: "syncplay gateway on 127.0.0.1:"), "the config file's syncplay key started the gateway")
+        let serve = try Self.serve(config: config, folder: folder)
+        defer { serve.kill() }
+        let partyPort = try #require(Int(try await serve.line(startingWith: "listening on 127.0.0.1:", within: Self.bound)
+            .split(separator: ":").last ?? ""))
+        // The config file's syncplay key started the gateway.
+        let gatewayLine = try await serve.line(startingWith: "syncplay gateway on 127.0.0.1:", within: Self.bound)
         let gatewayPort = try #require(Int(gatewayLine.dropFirst("syncplay gateway on 127.0.0.1:".count).prefix { $0.isNumber }))
 
         // A host over the party protocol that stays through the drain (it ignores serverShutdown),
@@ -51,50 +56,46 @@ import WebSocketTransport
             ended.withLock { $0 = outcome }
             return outcome
         }
-        try await Self.eventually("amy to join the party through the gateway") { await amy.status.connected }
+        try await waitUntil("amy to join the party through the gateway", within: Self.bound) { await amy.status.connected }
 
-        kill(serve.processIdentifier, SIGTERM)
+        serve.terminate()
         // Told at the drain's start, while the host keeps the drain going: a chat line, then a
         // close without `Error`, so she keeps trying.
-        try await Self.eventually("amy to lose the connection and retry") {
-            await amy.status.reconnecting || ended.withLock { $0 } != nil
+        // (Her status and her notices change on their own paths: waited for together.)
+        try await waitUntil("amy to lose the connection and retry", within: Self.bound) {
+            let lost = notices.all.contains { if case .connectionLost = $0 { true } else { false } }
+            return (await amy.status.reconnecting && lost) || ended.withLock { $0 } != nil
         }
         #expect(ended.withLock { $0 } == nil, "amy's session ended instead of reconnecting")
         #expect(notices.all.contains(.chat(from: "Tandem", text: "the server is restarting; reconnecting")))
         #expect(notices.all.contains { if case .connectionLost = $0 { true } else { false } })
         #expect(serve.isRunning, "still draining: the host is in")
         // No new Syncplay client lands in the draining server.
-        try await Self.eventually("the gateway to refuse connections") {
-            guard let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connect(host: "127.0.0.1", port: gatewayPort).get() else { return true }
-            try? await channel.close()
-            return false
-        }
+        try await waitUntil("the gateway to refuse connections", within: Self.bound) { await !LoopbackPort.isAccepting(gatewayPort) }
         #expect(serve.isRunning, "still draining: the host is in")
 
         host.close()
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(Self.bound)
-        while serve.isRunning, clock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(!serve.isRunning, "the drain ended once the last member left")
-        if !serve.isRunning { #expect(serve.terminationStatus == 0) }
+        let drained = try? await serve.exit(within: Self.bound)
+        #expect(drained != nil, "the drain ended once the last member left")
+        if let drained { #expect(drained == .exited(0)) }
 
         // The next server on the same ports. amy, retrying, reaches it before the host is back: the
         // party is not there yet, and within the gateway's restart grace she is hung up on without
         // an `Error` (which would end her session), so she keeps trying.
-        let (next, nextLines) = try Self.serve(config: config, folder: folder,
-                                               ["--listen", "127.0.0.1:\(partyPort)", "--syncplay", "127.0.0.1:\(gatewayPort)"])
-        defer { Self.stopProcess(next) }
-        _ = try #require(nextLines.line(startingWith: "syncplay gateway on 127.0.0.1:\(gatewayPort)"), "the next server's gateway")
+        let next = try Self.serve(config: config, folder: folder,
+                                  ["--listen", "127.0.0.1:\(partyPort)", "--syncplay", "127.0.0.1:\(gatewayPort)"])
+        defer { next.kill() }
+        // The next server's gateway.
+        _ = try await next.line(startingWith: "syncplay gateway on 127.0.0.1:\(gatewayPort)", within: Self.bound)
         let notYet = #"no party "p" on this server yet (it has just started; the host may not be back); reconnecting"#
-        try await Self.eventually("amy to reach the next server before the party is back") {
+        try await waitUntil("amy to reach the next server before the party is back", within: Self.bound) {
             notices.all.contains(.chat(from: "Tandem", text: notYet)) || ended.withLock { $0 } != nil
         }
         #expect(ended.withLock { $0 } == nil, "amy's session gave up on the next server: \(String(describing: ended.withLock { $0 }))")
         // The host re-creates the party; amy is back, by herself.
         let nextHost = try await Self.host(port: partyPort, logger: logger)
         defer { nextHost.close() }
-        try await Self.eventually("amy back in the party") {
+        try await waitUntil("amy back in the party", within: Self.bound) {
             let status = await amy.status
             return (status.connected && status.users.contains { $0.username == "Hana" }) || ended.withLock { $0 } != nil
         }
@@ -104,21 +105,9 @@ import WebSocketTransport
         await amy.shutDown()
     }
 
-    /// Starts `tandem serve --config config` (and `more`) with its standard output read line by line.
-    static func serve(config: URL, folder: URL, _ more: [String] = []) throws -> (Process, LineReader) {
-        let serve = Process()
-        serve.executableURL = try URLOpenErrorTests.binary()
-        serve.arguments = ["serve", "--config", config.path, "--state-dir", folder.path] + more
-        let output = Pipe()
-        serve.standardOutput = output
-        serve.standardError = FileHandle.nullDevice
-        try serve.run()
-        return (serve, LineReader(output.fileHandleForReading))
-    }
-
-    static func stopProcess(_ serve: Process) {
-        if serve.isRunning { Foundation.kill(serve.processIdentifier, SIGKILL) }
-        serve.waitUntilExit()
+    /// Starts `tandem serve --config config` (and `more`); its standard output is awaited line by line.
+    static func serve(config: URL, folder: URL, _ more: [String] = []) throws -> ChildProcess {
+        try ChildProcess.tandem(["serve", "--config", config.path, "--state-dir", folder.path] + more, standardError: .discard)
     }
 
     /// Hana, creating party "p" (key "k") over the party protocol; returns once welcomed.
@@ -137,47 +126,15 @@ import WebSocketTransport
         func append(_ notice: SyncplayNotice) { list.withLock { $0.append(notice) } }
         var all: [SyncplayNotice] { list.withLock { $0 } }
     }
-
-    /// Polls `condition` every 50 ms; fails after ``bound``.
-    static func eventually(_ what: String, _ condition: @Sendable () async -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(bound)
-        while !(await condition()) {
-            guard Date() < deadline else {
-                Issue.record("timed out after \(bound) s waiting for \(what)")
-                throw CancellationError()
-            }
-            try await Task.sleep(nanoseconds: 50_000_000)
-        }
-    }
-
-    /// A process's standard output, line by line (blocking: a test's own thread).
-    final class LineReader: @unchecked Sendable {
-        let handle: FileHandle
-        init(_ handle: FileHandle) { self.handle = handle }
-
-        func line() -> String? {
-            var bytes = [UInt8]()
-            while let chunk = try? handle.read(upToCount: 1), let b = chunk.first {
-                if b == 0x0A { return String(decoding: bytes, as: UTF8.self) }
-                bytes.append(b)
-            }
-            return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
-        }
-
-        func line(startingWith prefix: String) -> String? {
-            while let l = line() { if l.hasPrefix(prefix) { return l } }
-            return nil
-        }
-    }
 }
 
 extension SyncplayServeDrainTests {
     /// A `syncplay` setting that is no `[HOST:]PORT` is one clear line and exit 1, before listening.
-    @Test func aBadSyncplaySettingIsAClearError() throws {
+    @Test func aBadSyncplaySettingIsAClearError() async throws {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-serve-\(UUID().uuidString).json")
         try Data(#"{"listen": "127.0.0.1:0", "insecure": true, "syncplay": "nowhere"}"#.utf8).write(to: config)
         defer { try? FileManager.default.removeItem(at: config) }
-        let result = try URLOpenErrorTests.run(["serve", "--config", config.path])
+        let result = try await URLOpenErrorTests.run(["serve", "--config", config.path])
         #expect(result.status == 1)
         #expect(result.stderr.hasSuffix("tandem: syncplay must be [HOST:]PORT, not \"nowhere\"\n"), "\(result.stderr)")
     }

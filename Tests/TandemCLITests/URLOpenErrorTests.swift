@@ -7,36 +7,18 @@ import Testing
 /// `tandem play`, `probe` and `host` of a URL that cannot be opened: one line naming the URL and
 /// the reason on stderr, and exit status 1 (the built `tandem` binary, run as a user would).
 @Suite struct URLOpenErrorTests {
-    /// The `tandem` executable next to the test bundle (`.build/<config>/`), else the debug build.
-    static func binary() throws -> URL {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tandem"),
-            TestAssets.root.appendingPathComponent(".build/debug/tandem"),
-        ]
-        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
-                            "no built tandem binary: build with `swift build --build-tests` first")
-    }
-
-    /// Runs `tandem ARGUMENTS`; its exit status and standard error.
-    static func run(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    /// Runs `tandem ARGUMENTS` to its end; its exit status and standard error.
+    static func run(_ arguments: [String]) async throws -> (status: Int32, stderr: String) {
+        let result = try await ChildProcess.runTandem(arguments)
+        return (result.status, result.standardError)
     }
 
     @Test(arguments: [["play", "--headless"], ["probe"], ["host", "--headless", "--listen", "127.0.0.1:0", "--duration", "1"]])
-    func aMissingURLExitsOneWithOneLine(command: [String]) throws {
+    func aMissingURLExitsOneWithOneLine(command: [String]) async throws {
         let server = try NotFoundHTTPServer()
         defer { server.stop() }
         let url = server.baseURL + "/missing.mp4"
-        let result = try Self.run(command + [url])
+        let result = try await Self.run(command + [url])
         #expect(result.status == 1)
         #expect(result.stderr == "tandem: \(url): HTTP 404 not found\n")
     }

@@ -5,8 +5,8 @@ import Testing
 import PartyKit
 
 struct VersionTests {
-    @Test func versionNamesTheReleaseAndTheProtocol() throws {
-        let result = try PartyTLSCommandTests.run(["--version"])
+    @Test func versionNamesTheReleaseAndTheProtocol() async throws {
+        let result = try await PartyTLSCommandTests.run(["--version"])
         #expect(result.status == 0)
         #expect(result.stdout == "tandem \(Tandem.version) (party protocol \(PartyProtocol.version))\n", "\(result.stdout)")
     }

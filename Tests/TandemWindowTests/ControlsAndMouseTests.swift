@@ -2,6 +2,7 @@ import CSDL2
 import Foundation
 import PlayerCore
 import Testing
+import TestSupport
 @testable import TandemWindow
 
 /// The controls' visibility and the mouse's gestures, as pure values.
@@ -112,7 +113,7 @@ extension SDLTests {
             #expect(await eventually { window.lastLayout?.paused == true })
             // Paused: they stay, however long.
             let pausedAt = Date()
-            #expect(await eventually(timeout: 30) { Date().timeIntervalSince(pausedAt) > ControlsVisibility.hideDelay * 1.5 })
+            #expect(await eventually(within: 30) { Date().timeIntervalSince(pausedAt) > ControlsVisibility.hideDelay * 1.5 })
             #expect(window.lastLayout?.controls == true)
             _ = tandem_sdl_push_quit()
             await loop.value

@@ -4,6 +4,7 @@ import Foundation
 import PlayerCore
 import Synchronization
 import Testing
+import TestSupport
 @testable import TandemWindow
 
 extension SDLTests {

@@ -2,6 +2,7 @@ import CSDL2
 import Foundation
 import PlayerCore
 import Testing
+import TestSupport
 @testable import TandemWindow
 
 /// The playback window's own keys (speed, Esc, Shift+Q) and `<`/`>` in a playlist.

@@ -3,6 +3,7 @@ import FFmpegKit
 import Foundation
 import PlayerCore
 import Testing
+import TestSupport
 @testable import TandemWindow
 
 extension SDLTests {

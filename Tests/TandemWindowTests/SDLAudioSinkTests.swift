@@ -3,6 +3,7 @@ import Foundation
 import PlayerCore
 import Synchronization
 import Testing
+import TestSupport
 @testable import TandemWindow
 
 extension SDLTests {
@@ -13,15 +14,9 @@ extension SDLTests {
         static let compared = 1.2
 
         /// What ffmpeg decodes from the clip: interleaved float stereo at 44.1 kHz.
-        static func reference(_ file: String) throws -> [Float] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["ffmpeg", "-v", "quiet", "-i", TestMedia.path(file), "-map", "0:a:0", "-t", "2", "-f", "f32le", "-"]
-            let out = Pipe()
-            process.standardOutput = out
-            try process.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+        static func reference(_ file: String) async throws -> [Float] {
+            let data = try await ChildProcess.run("ffmpeg", ["-v", "quiet", "-i", TestMedia.path(file), "-map", "0:a:0", "-t", "2",
+                                                             "-f", "f32le", "-"]).standardOutputBytes
             return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         }
 
@@ -44,7 +39,7 @@ extension SDLTests {
             await player.close()  // stops the sink: the device is closed, the file complete
 
             let heard = try Data(contentsOf: URL(fileURLWithPath: path)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-            let reference = try Self.reference("h264-aac.mp4")
+            let reference = try await Self.reference("h264-aac.mp4")
             let gain = SDLAudioSink.gain(volume: volume, muted: false)
             #expect(gain == (volume == 100 ? 1 : 0.125))
             // Frames (stereo pairs). The device starts with silence (the preroll); find where the sound
@@ -96,13 +91,8 @@ extension SDLTests {
             var pullCount: Int { pulls.load(ordering: .relaxed) }
 
             /// Waits (polling, bounded) until the device has pulled `count` buffers in all.
-            func waitForPulls(_ count: Int, seconds: Double = 10) async -> Bool {
-                let deadline = Date().addingTimeInterval(seconds)
-                while Date() < deadline {
-                    if pullCount >= count { return true }
-                    try? await Task.sleep(for: .milliseconds(2))
-                }
-                return pullCount >= count
+            func waitForPulls(_ count: Int, seconds: Double = defaultBound) async -> Bool {
+                await eventually(within: seconds) { pullCount >= count }
             }
         }
 

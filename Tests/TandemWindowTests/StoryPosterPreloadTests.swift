@@ -4,6 +4,7 @@ import Foundation
 import PlayerCore
 import StoryKit
 import Testing
+import TestSupport
 @testable import TandemWindow
 
 extension SDLTests {
@@ -38,12 +39,7 @@ extension SDLTests {
             let loop = Task { await window.run(controller: controller) }
             #expect(await eventually { sinks.video(for: 0)?.latest() != nil })
             // Loaded ahead, from its URL, while story 0 plays.
-            var preloaded = false
-            for _ in 0..<1000 where !preloaded {
-                preloaded = await navigator.posters.cached(1) != nil
-                if !preloaded { try await Task.sleep(for: .milliseconds(10)) }
-            }
-            #expect(preloaded)
+            #expect(await eventually { await navigator.posters.cached(1) != nil })
 
             Self.press(SDLK_PERIOD, modifiers: KMOD_LSHIFT)  // `>`
             #expect(await eventually {
@@ -59,8 +55,8 @@ extension SDLTests {
             #expect(r > 200 && g < 60 && b > 200, "magenta poster on screen, got \((r, g, b))")
 
             server.release("one.mp4")
-            #expect(await eventually(timeout: 30) { navigator.snapshot.current?.index == 1 && navigator.snapshot.neighbour == nil })
-            #expect(await eventually(timeout: 30) { sinks.video(for: 1)?.latest() != nil })
+            #expect(await eventually(within: 30) { navigator.snapshot.current?.index == 1 && navigator.snapshot.neighbour == nil })
+            #expect(await eventually(within: 30) { sinks.video(for: 1)?.latest() != nil })
             Self.press(SDLK_q)
             await loop.value
             await navigator.close()

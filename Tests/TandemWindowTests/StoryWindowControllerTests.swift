@@ -4,6 +4,7 @@ import Foundation
 import PlayerCore
 import StoryKit
 import Testing
+import TestSupport
 @testable import TandemWindow
 
 extension SDLTests {

@@ -3,6 +3,7 @@ import FFmpegKit
 import Foundation
 import PlayerCore
 import Testing
+import TestSupport
 @testable import TandemWindow
 
 /// A renderer that draws nothing: these tests watch the player's subtitle state, not the pixels
@@ -16,19 +17,16 @@ extension SDLTests {
     /// map and the controller, with mpv's messages.
     @WindowActor @Suite struct SubtitleKeyTests {
         /// An mkv of h264-aac.mp4's video with two SRT tracks (the second default), made by ffmpeg.
-        static func clip(in folder: URL) throws -> String {
+        static func clip(in folder: URL) async throws -> String {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let srt = folder.appendingPathComponent("a.srt").path
             try "1\n00:00:00,000 --> 00:00:04,000\nHELLO\n\n".write(toFile: srt, atomically: true, encoding: .utf8)
             let out = folder.appendingPathComponent("subs.mkv").path
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-            process.arguments = ["-hide_banner", "-loglevel", "error", "-y", "-nostdin", "-i", TestMedia.path("h264-aac.mp4"),
-                                 "-i", srt, "-i", srt, "-map", "0:v", "-map", "1", "-map", "2", "-c:v", "copy", "-c:s", "srt",
-                                 "-disposition:s:0", "0", "-disposition:s:1", "default", out]
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw TestMedia.Failure(description: "ffmpeg failed making \(out)") }
+            let ffmpeg = try await ChildProcess.run(
+                "/usr/bin/ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-nostdin", "-i", TestMedia.path("h264-aac.mp4"),
+                                    "-i", srt, "-i", srt, "-map", "0:v", "-map", "1", "-map", "2", "-c:v", "copy", "-c:s", "srt",
+                                    "-disposition:s:0", "0", "-disposition:s:1", "default", out])
+            guard ffmpeg.status == 0 else { throw TestMedia.Failure(description: "ffmpeg failed making \(out): \(ffmpeg.standardError)") }
             return out
         }
 
@@ -40,7 +38,7 @@ extension SDLTests {
             SDLTests.useHeadlessDrivers()
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-subkeys-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: folder) }
-            let clip = try Self.clip(in: folder)
+            let clip = try await Self.clip(in: folder)
             let window = try PlayerWindow(title: "subtitle keys", size: .init(width: 160, height: 120))
             defer { window.close() }
             let sink = WindowVideoSink()

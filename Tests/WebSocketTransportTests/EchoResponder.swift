@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import Synchronization
+import TestSupport
 @testable import WebSocketTransport
 
 /// A test ``HTTPResponder``: answers every request with `"METHOD URI"` as its body (no body for HEAD),

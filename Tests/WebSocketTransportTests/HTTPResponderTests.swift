@@ -3,6 +3,7 @@ import NIOEmbedded
 import NIOHTTP1
 import NIOWebSocket
 import Testing
+import TestSupport
 @testable import WebSocketTransport
 
 @Suite("Plain HTTP next to the WebSocket")

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOWebSocket
 import Testing
+import TestSupport
 @testable import WebSocketTransport
 
 /// Framing rules at the edge: what NIO's decoder enforces and what ``WebSocketFrameGuard`` adds.

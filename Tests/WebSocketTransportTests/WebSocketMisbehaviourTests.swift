@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import WebSocketTransport
 
 /// Peers that break limits or rules, vanish, stay silent or never read; and the keep-alive timers.

@@ -1,6 +1,7 @@
 import NIOCore
 import Synchronization
 import Testing
+import TestSupport
 @testable import WebSocketTransport
 
 /// Work done on the connection's event loop itself: messages answered where they are read (a party

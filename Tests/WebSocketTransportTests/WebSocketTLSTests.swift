@@ -2,6 +2,8 @@ import Foundation
 import NIOSSL
 @testable import WebSocketTransport
 import Testing
+import TestSupportTLS
+import TestSupport
 
 /// wss:// on loopback: a chain signed by a CA made here is accepted for the name it carries and refused
 /// for another; plain and TLS peers that meet fail clearly instead of hanging.

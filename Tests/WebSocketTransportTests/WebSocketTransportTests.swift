@@ -4,6 +4,7 @@ import NIOCore
 import NIOWebSocket
 @testable import WebSocketTransport
 import Testing
+import TestSupport
 
 @Suite("WebSocket transport")
 struct WebSocketTransportTests {

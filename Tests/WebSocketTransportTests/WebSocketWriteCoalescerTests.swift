@@ -2,6 +2,8 @@ import NIOCore
 import NIOEmbedded
 import NIOWebSocket
 import Testing
+import TestSupportTLS
+import TestSupport
 @testable import WebSocketTransport
 
 /// Over TLS a message is one record, and so is a batch flushed at once (``WebSocketWriteCoalescer``):

@@ -39,6 +39,8 @@ final class TestNode: Sendable {
         let node = TestNode(server: server, port: port, name: name)
         let joined = AsyncStream<Void>.makeStream()
         let task = Task {
+            // A node that cannot join (the database unreachable) ends the wait below with its error.
+            defer { joined.continuation.finish() }
             try await ClusterNode.run(url: url, nodeID: TestDatabase.unique(name), address: node.address, leaseLength: lease,
                                       logger: logger) { cluster in
                 await server.joinCluster(cluster)
@@ -51,7 +53,16 @@ final class TestNode: Sendable {
             }
         }
         node.running.withLock { $0 = task }
-        for await _ in joined.stream { break }
+        var didJoin = false
+        for await _ in joined.stream {
+            didJoin = true
+            break
+        }
+        guard didJoin else {
+            await server.stop()
+            try await task.value
+            throw NotJoined(name: name)
+        }
         return node
     }
 
@@ -67,6 +78,12 @@ final class TestNode: Sendable {
         release.continuation.yield(true)
         _ = try? await running.withLock { $0 }?.value
         await server.stop()
+    }
+
+    /// A node whose cluster run ended before it joined, without an error.
+    struct NotJoined: Error, CustomStringConvertible {
+        let name: String
+        var description: String { "node \(name) did not join the cluster" }
     }
 
     func link(_ party: String, key: String) -> PartyLink {

@@ -1,6 +1,7 @@
 import Foundation
 import PlayerCore
 import Synchronization
+import TestSupport
 
 /// A host clock that moves only when told (as ``ManualTimeSource``) and counts how often the
 /// presentation thread has read it since it last moved: a test waits for the presenter to have
@@ -28,12 +29,7 @@ final class ObservedTimeSource: TimeSource {
     func advance(by seconds: Double) { state.withLock { $0 = ($0.time + seconds, 0) } }
 
     /// Waits (polling, bounded) until the presenter has made a full turn at the current time.
-    func presenterHasLooked(seconds: Double = 10) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if state.withLock({ $0.presenterReads >= Self.readsForAFullTurn }) { return true }
-            try? await Task.sleep(nanoseconds: 1_000_000)
-        }
-        return false
+    func presenterHasLooked(seconds: Double = defaultBound) async -> Bool {
+        await eventually(within: seconds) { state.withLock { $0.presenterReads >= Self.readsForAFullTurn } }
     }
 }

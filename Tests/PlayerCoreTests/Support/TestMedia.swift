@@ -2,6 +2,7 @@ import FFmpegKit
 import Foundation
 import PlayerCore
 import Synchronization
+import TestSupport
 
 /// The bundled clips (assets/) and the ffmpeg CLI as the reference decoder.
 enum TestMedia {
@@ -14,28 +15,19 @@ enum TestMedia {
                              "odd-dims-420.webm", "10bit.mkv"]
     static let audioClips = ["h264-aac.mp4", "vp9-opus.webm", "audio-only.m4a", "odd-dims.mp4"]
 
-    /// Runs a command and returns its stdout.
-    static func run(_ executable: String, _ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data
+    /// Runs a command (looked up in PATH) and returns its stdout.
+    static func run(_ executable: String, _ arguments: [String]) async throws -> Data {
+        Data(try await ChildProcess.run(executable, arguments, standardError: .discard).standardOutputBytes)
     }
 
     /// (size, md5) of every frame ffmpeg decodes from the first video stream, from `start` on (accurate `-ss`).
-    static func ffmpegFrameMD5(_ file: String, start: Double? = nil, frames: Int? = nil) throws -> [FrameHash] {
+    static func ffmpegFrameMD5(_ file: String, start: Double? = nil, frames: Int? = nil) async throws -> [FrameHash] {
         var args = ["-v", "quiet"]
         if let start { args += ["-ss", String(start)] }
         args += ["-noautorotate", "-i", file, "-map", "0:v:0", "-fps_mode", "passthrough"]
         if let frames { args += ["-frames:v", String(frames)] }
         args += ["-f", "framemd5", "-"]
-        let text = String(decoding: try run("ffmpeg", args), as: UTF8.self)
+        let text = String(decoding: try await run("ffmpeg", args), as: UTF8.self)
         return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
             let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             return FrameHash(size: Int(fields[4]) ?? -1, md5: fields[5])
@@ -43,8 +35,8 @@ enum TestMedia {
     }
 
     /// Samples per channel ffmpeg decodes from the first audio stream.
-    static func ffmpegAudioSamples(_ file: String) throws -> Int {
-        try run("ffmpeg", ["-v", "quiet", "-i", file, "-map", "0:a:0", "-ac", "1", "-f", "s16le", "-"]).count / 2
+    static func ffmpegAudioSamples(_ file: String) async throws -> Int {
+        try await run("ffmpeg", ["-v", "quiet", "-i", file, "-map", "0:a:0", "-ac", "1", "-f", "s16le", "-"]).count / 2
     }
 }
 
@@ -86,13 +78,8 @@ final class RecordingVideoSink: VideoSink {
     func reset() { state.withLock { $0.records.removeAll() } }
 
     /// Waits (polling, bounded) until `predicate` holds for the records; returns whether it did.
-    func wait(seconds: Double = 10, until predicate: ([Record]) -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if predicate(records) { return true }
-            try? await Task.sleep(nanoseconds: 2_000_000)
-        }
-        return predicate(records)
+    func wait(seconds: Double = defaultBound, until predicate: ([Record]) -> Bool) async -> Bool {
+        await eventually(within: seconds) { predicate(records) }
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import PlayerCore
 import StoryKit
 
@@ -43,13 +44,10 @@ enum StoryFixtures {
         var all: [StoryEvent] { events.withLock { $0 } }
 
         /// Waits (up to `timeout` seconds) until an event matches.
-        func wait(timeout: Double = 10, for match: (StoryEvent) -> Bool) async -> StoryEvent? {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if let hit = all.first(where: match) { return hit }
-                try? await Task.sleep(for: .milliseconds(10))
-            }
-            return nil
+        func wait(timeout: Double = defaultBound, for match: (StoryEvent) -> Bool) async -> StoryEvent? {
+            var hit: StoryEvent?
+            _ = await eventually(within: timeout) { hit = all.first(where: match); return hit != nil }
+            return hit
         }
     }
 }

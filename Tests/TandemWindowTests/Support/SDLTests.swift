@@ -1,11 +1,13 @@
 import Foundation
 import Testing
 import TandemWindow
+import TestSupport
 
 /// SDL is process-global (one video and one audio subsystem, environment-chosen drivers): every
-/// test that starts SDL is nested in this suite, which runs them one at a time. Each test starts
-/// and stops the subsystems it uses.
-@Suite(.serialized) enum SDLTests {
+/// test that starts SDL is nested in this suite, which runs them one at a time, each holding
+/// ``AsyncLock/sdl`` (as does any other target's test that starts SDL, e.g. TandemCLITests'
+/// SyncplayWindowChatTests). Each test starts and stops the subsystems it uses.
+@Suite(.serialized, .holdingSDL) enum SDLTests {
     /// Headless drivers: "offscreen" has a renderer and `SDL_RenderReadPixels`; audio goes nowhere
     /// unless a test picks the disk driver.
     static func useHeadlessDrivers() {
@@ -14,14 +16,22 @@ import TandemWindow
     }
 }
 
-/// Polls `condition` (on the window actor) every 10 ms until it holds or `timeout` passes: for states
-/// that other threads reach; no assertion is made on how long it took.
-@WindowActor
-func eventually(timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
+/// Runs each test of the suite it is given to (and of the suites in it) holding ``AsyncLock/sdl``.
+struct HoldingSDL: SuiteTrait, TestTrait, TestScoping {
+    var isRecursive: Bool { true }
+
+    func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        testCase == nil ? nil : self
     }
-    return condition()
+
+    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        await AsyncLock.sdl.lock()
+        defer { AsyncLock.sdl.unlock() }
+        try await function()
+    }
+}
+
+extension Trait where Self == HoldingSDL {
+    /// Each test holds ``AsyncLock/sdl`` while it runs.
+    static var holdingSDL: Self { HoldingSDL() }
 }

@@ -1,4 +1,5 @@
 import Logging
+import TestSupport
 @testable import WebSocketTransport
 
 /// A logger that drops everything.
@@ -7,27 +8,6 @@ let quiet = Logger(label: "tandem.test.ws", factory: { _ in SwiftLogNoOpLogHandl
 /// How long a test step may take before the test fails instead of hanging. Only a guard against hangs:
 /// every step normally finishes in milliseconds, so it is generous enough for a loaded 2-core machine.
 let hangGuardSeconds: Double = 30
-
-struct TimedOut: Error, CustomStringConvertible {
-    let seconds: Double
-    var description: String { "test step did not finish within \(seconds) s" }
-}
-
-/// Runs `body`, failing with `TimedOut` instead of hanging the test run.
-func within<T: Sendable>(
-    _ seconds: Double = hangGuardSeconds,
-    _ body: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            throw TimedOut(seconds: seconds)
-        }
-        defer { group.cancelAll() }
-        return try await group.next()!
-    }
-}
 
 /// The next message, or nil when the stream finished.
 func next(_ stream: AsyncStream<InboundMessage>, within seconds: Double = hangGuardSeconds) async throws -> String? {
@@ -53,16 +33,6 @@ func drain(_ stream: AsyncStream<InboundMessage>, within seconds: Double = hangG
         for await message in stream { rest.append(message.text) }
         return rest
     }
-}
-
-/// Polls `condition` every 10 ms until it holds; returns false after `seconds`.
-func eventually(_ seconds: Double = hangGuardSeconds, _ condition: @Sendable () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
 }
 
 /// A started server plus a queue of the connections it accepted.
@@ -97,7 +67,7 @@ struct Harness {
     }
 
     func nextConnection(within seconds: Double = hangGuardSeconds) async throws -> WebSocketConnection {
-        guard let connection = try await next(self.accepted, within: seconds) else { throw TimedOut(seconds: seconds) }
+        guard let connection = try await next(self.accepted, within: seconds) else { throw TimedOut(what: "a connection", seconds: seconds) }
         return connection
     }
 

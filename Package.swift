@@ -35,7 +35,8 @@ let package = Package(
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2 SDL2_ttf", providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]),
         // libass for styled subtitles (ASS/SSA and every text format libavcodec turns into ASS lines).
         .systemLibrary(name: "CLibass", pkgConfig: "libass", providers: [.apt(["libass-dev"])]),
-        // Small values every module may use: HostPort, the one host:port type. Links nothing.
+        // Small values and primitives every module may use: HostPort, the one host:port type; Awaitable,
+        // the one waiter. Links nothing.
         .target(name: "TandemBase"),
         // The media clock (position = anchor + elapsed × rate) and host time sources. Links nothing.
         .target(name: "MediaTime"),

@@ -36,7 +36,7 @@ let package = Package(
         // libass for styled subtitles (ASS/SSA and every text format libavcodec turns into ASS lines).
         .systemLibrary(name: "CLibass", pkgConfig: "libass", providers: [.apt(["libass-dev"])]),
         // Small values and primitives every module may use: HostPort, the one host:port type; Awaitable,
-        // the one waiter. Links nothing.
+        // the one waiter; WorkQueue, the one queue of a player's commands. Links nothing.
         .target(name: "TandemBase"),
         // The media clock (position = anchor + elapsed × rate) and host time sources. Links nothing.
         .target(name: "MediaTime"),

@@ -119,7 +119,7 @@ let package = Package(
         .target(
             name: "PartyServer",
             dependencies: [
-                "PartyKit", "PartySecurity", "MediaTime", "WebSocketTransport",
+                "PartyKit", "PartySecurity", "MediaTime", "WebSocketTransport", "TandemBase",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "DequeModule", package: "swift-collections"),

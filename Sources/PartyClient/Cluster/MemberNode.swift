@@ -1,4 +1,4 @@
-import Synchronization
+import TandemBase
 
 /// The node a member is seated at now, for what must follow it: the guest's media tunnel and the
 /// host's relay connection. Set when a node welcomes the member, cleared when its connection to that
@@ -7,49 +7,20 @@ import Synchronization
 ///
 /// Safe from any thread; the member (``PartyMember``) is its one writer.
 public final class MemberNode: Sendable {
-    private struct State {
-        var node: ClusterTarget?
-        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
-        var nextWaiter = 0
-    }
+    private let node: Awaitable<ClusterTarget?>
 
-    private let state: Mutex<State>
-
-    init(_ node: ClusterTarget?) { state = Mutex(State(node: node)) }
+    init(_ node: ClusterTarget?) { self.node = Awaitable(node) }
 
     /// The node seating the member now; nil between nodes.
-    public var current: ClusterTarget? { state.withLock { $0.node } }
+    public var current: ClusterTarget? { node.value }
 
     /// A node seated the member (`node`), or its connection ended (nil).
-    func set(_ node: ClusterTarget?) {
-        let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            guard state.node != node else { return [] }
-            state.node = node
-            defer { state.waiters = [:] }
-            return Array(state.waiters.values)
-        }
-        for waiter in woken { waiter.resume() }
-    }
+    func set(_ node: ClusterTarget?) { self.node.withLock { $0 = node } }
 
     /// Returns once the node is not `node` any more (at once if it is not), or when the task is
     /// cancelled: the node then.
     public func change(from node: ClusterTarget?) async -> ClusterTarget? {
-        let id = state.withLock { state in
-            state.nextWaiter += 1
-            return state.nextWaiter
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now = state.withLock { state -> Bool in
-                    guard state.node == node, !Task.isCancelled else { return true }
-                    state.waiters[id] = continuation
-                    return false
-                }
-                if now { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
-        }
+        _ = try? await self.node.wait(until: { $0 != node })
         return current
     }
 

@@ -1,7 +1,7 @@
 import DequeModule
 import Foundation
 import PartyKit
-import Synchronization
+import TandemBase
 import WebSocketTransport
 
 /// The party server's side of relayed media: the hosts' relay connections, the chunks fetched
@@ -41,12 +41,10 @@ public final class MediaRelay: Sendable {
         var uploaded: Int64 = 0
         /// Parties whose host's relay connection is expected (a party this node just took over), until when.
         var expected: [String: ContinuousClock.Instant] = [:]
-        /// Requests waiting for a party's relay connection to attach, by party.
-        var attachWaiters: [String: [Int: CheckedContinuation<Void, Never>]] = [:]
-        var nextWaiter = 0
     }
 
-    private let state = Mutex(State())
+    /// Requests that wait for a party's relay connection to attach wait on it (``attached(_:)``).
+    private let state = Awaitable(State())
     private let cacheLimit: Int
     /// The second tier, if any.
     public let disk: RelayDiskCache?
@@ -76,14 +74,13 @@ public final class MediaRelay: Sendable {
         let sizes = Dictionary(items.map { ($0.index, $0.bytes) }, uniquingKeysWith: { a, _ in a })
         let identities = Dictionary(items.compactMap { item in item.sha256.map { (item.index, "\(item.bytes):\($0)") } },
                                     uniquingKeysWith: { a, _ in a })
-        let (old, waiters) = state.withLock { state -> (WebSocketConnection?, [CheckedContinuation<Void, Never>]) in
+        let old = state.withLock { state -> WebSocketConnection? in
             let old = state.upstreams[party]?.connection
             state.upstreams[party] = Upstream(connection: connection, sizes: sizes, identities: identities)
             state.expected[party] = nil
-            return (old, Array((state.attachWaiters.removeValue(forKey: party) ?? [:]).values))
+            return old
         }
         if let old, old !== connection { old.close(reason: "replaced by a newer relay connection") }
-        for waiter in waiters { waiter.resume() }
     }
 
     /// `party`'s host is expected to (re)connect its relay within `window` (this node just took the
@@ -116,25 +113,7 @@ public final class MediaRelay: Sendable {
 
     /// Returns once `party`'s relay connection attaches (at once if it is there), or when cancelled.
     private func attached(_ party: String) async {
-        let id = state.withLock { state in
-            state.nextWaiter += 1
-            return state.nextWaiter
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now = state.withLock { state -> Bool in
-                    guard state.upstreams[party] == nil, !Task.isCancelled else { return true }
-                    state.attachWaiters[party, default: [:]][id] = continuation
-                    return false
-                }
-                if now { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { state -> CheckedContinuation<Void, Never>? in
-                defer { if state.attachWaiters[party]?.isEmpty == true { state.attachWaiters[party] = nil } }
-                return state.attachWaiters[party]?.removeValue(forKey: id)
-            }?.resume()
-        }
+        _ = try? await state.wait(until: { $0.upstreams[party] != nil })
     }
 
     /// Whether `party`'s relay connection is expected and not there yet (a request may wait for it).

@@ -224,7 +224,7 @@ let package = Package(
             name: "TandemApp",
             dependencies: [
                 "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity",
-                "PartyClient", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayClient", "SubtitleKit",
+                "PartyClient", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayClient", "SubtitleKit", "TandemBase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

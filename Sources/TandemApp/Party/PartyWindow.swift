@@ -4,7 +4,7 @@ import PartyClient
 import PlayerCore
 import StoryKit
 import SubtitleKit
-import Synchronization
+import TandemBase
 import TandemWindow
 
 /// The window of `tandem host` / `tandem join` without `--headless`: the party's current item with
@@ -16,8 +16,8 @@ package struct PartyWindow: Sendable {
     package let sinks: StorySinks
     package let board = NoticeBoard()
     package let view = PartyView()
-    /// Opened when the window's loop has ended (the viewer closed it, or ``stop()``).
-    private let closed = Latch()
+    /// True once the window's loop has ended (the viewer closed it, or ``stop()``).
+    private let closed = Awaitable(false)
 
     /// Opens the window sized for `firstFile` (a participant may not have it yet: a 16:9 default).
     /// `subtitles`: this member's own choice of subtitles, drawn onto every item's pictures.
@@ -41,7 +41,7 @@ package struct PartyWindow: Sendable {
     @WindowActor
     package func run(_ member: PartyMember) async {
         let view = view
-        defer { closed.open() }
+        defer { closed.withLock { $0 = true } }
         let refresher = Task.detached {
             while !Task.isCancelled {
                 let s = await member.status
@@ -62,7 +62,7 @@ package struct PartyWindow: Sendable {
         if board.partyEnded {
             view.snapshot.player?.pause()
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { await closed.wait() }
+                group.addTask { _ = try? await closed.wait(until: { $0 }) }
                 group.addTask { await Signals.wait() }
                 await group.next()
                 group.cancelAll()
@@ -121,36 +121,6 @@ package struct PartyMemberControls: PartyControls {
     }
 
     package func leave() async { await member.leave() }
-}
-
-/// Opened once; waiters before and after it opens go on. Cancelling a waiter resumes it.
-package final class Latch: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [Int: CheckedContinuation<Void, Never>], next: Int)>((false, [:], 0))
-
-    package func open() {
-        let waiters = state.withLock { s in
-            s.open = true
-            defer { s.waiters.removeAll() }
-            return Array(s.waiters.values)
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    package func wait() async {
-        let id = state.withLock { s in defer { s.next += 1 }; return s.next }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let resumeNow = state.withLock { s in
-                    if s.open || Task.isCancelled { return true }
-                    s.waiters[id] = continuation
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
-        }
-    }
 }
 
 extension PartyWindowNotice {

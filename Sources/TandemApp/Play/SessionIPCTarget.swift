@@ -1,6 +1,7 @@
 import MPVIPC
 import PlayerCore
 import Synchronization
+import TandemBase
 
 /// mpv IPC for a whole run of `tandem play`: one socket for every file of the playlist, answering
 /// for the file playing (between files, properties are unavailable and commands refused).
@@ -56,21 +57,16 @@ package final class SessionRequests: Sendable {
         package var step: Int?
         /// Whether `playlist-next` / `playlist-prev` have an item to go to (from ``Playlist``).
         package var canStep = (next: false, previous: false)
-        /// Those waiting in ``waitForQuit()``, by a number of their own.
-        package var quitWaiters: [Int: AsyncStream<Void>.Continuation] = [:]
-        package var nextWaiter = 0
     }
-    private let state = Mutex(State())
+    /// ``waitForQuit()`` waits on it.
+    private let state = Awaitable(State())
 
     /// A quit (IPC's `quit`), or one asked for by `signal`.
     package func requestQuit(signal: Int32? = nil) {
-        let waiters = state.withLock { s in
+        state.withLock { s in
             s.quit = true
             if s.signal == nil { s.signal = signal }
-            defer { s.quitWaiters = [:] }
-            return Array(s.quitWaiters.values)
         }
-        waiters.forEach { $0.finish() }
     }
 
     package var quitRequested: Bool { state.withLock { $0.quit } }
@@ -79,16 +75,7 @@ package final class SessionRequests: Sendable {
 
     /// Returns once a quit is asked for (at once if it was already), or when the task is cancelled.
     package func waitForQuit() async {
-        let (stream, continuation) = AsyncStream<Void>.makeStream()
-        let id: Int? = state.withLock { s in
-            guard !s.quit else { return nil }
-            defer { s.nextWaiter += 1 }
-            s.quitWaiters[s.nextWaiter] = continuation
-            return s.nextWaiter
-        }
-        guard let id else { return }
-        continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.quitWaiters.removeValue(forKey: id) } }
-        for await _ in stream {}
+        _ = try? await state.wait(until: { $0.quit })
     }
 
     /// Records the move when the playlist has an item that way; returns whether it does.

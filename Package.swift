@@ -210,7 +210,7 @@ let package = Package(
         .target(
             name: "PartyCluster",
             dependencies: [
-                "PartyKit",
+                "PartyKit", "TandemBase",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

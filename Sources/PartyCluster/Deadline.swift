@@ -1,4 +1,4 @@
-import Synchronization
+import TandemBase
 
 /// Runs `operation` and returns its result, or throws `timeoutError()` once `timeout` has passed,
 /// whichever comes first; cancelling the caller throws `CancellationError` at once.
@@ -11,69 +11,23 @@ func withDeadline<T: Sendable>(
     timeoutError: @escaping @Sendable () -> any Error,
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    let race = DeadlineRace<T>()
-    return try await withTaskCancellationHandler {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            race.start(continuation)
-            let work = Task {
-                let result: Result<T, any Error>
-                do { result = .success(try await operation()) } catch { result = .failure(error) }
-                race.finish(result)
-            }
-            let timer = Task {
-                // A cancelled sleep is the operation having finished first: nothing to do.
-                guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                race.finish(.failure(timeoutError()))
-            }
-            race.own(work: work, timer: timer)
-        }
-    } onCancel: {
-        race.finish(.failure(CancellationError()))
+    // The one-shot meeting point of the operation and its timer: the first to finish sets it.
+    let outcome = Awaitable<Result<T, any Error>?>(nil)
+    let work = Task {
+        let result: Result<T, any Error>
+        do { result = .success(try await operation()) } catch { result = .failure(error) }
+        outcome.withLock { $0 = $0 ?? result }
     }
-}
-
-/// The one-shot meeting point of an operation, its timer and its caller's cancellation: the first
-/// to finish resumes the caller and cancels the other two's tasks.
-private final class DeadlineRace<T: Sendable>: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<T, any Error>?
-        var early: Result<T, any Error>?
-        var work: Task<Void, Never>?
-        var timer: Task<Void, Never>?
-        var done = false
+    let timer = Task {
+        // A cancelled sleep is the operation having finished first: nothing to do.
+        guard (try? await Task.sleep(for: timeout)) != nil else { return }
+        let timedOut = Result<T, any Error>.failure(timeoutError())
+        outcome.withLock { $0 = $0 ?? timedOut }
     }
-
-    private let state = Mutex(State())
-
-    func start(_ continuation: CheckedContinuation<T, any Error>) {
-        let early: Result<T, any Error>? = state.withLock { s in
-            if let e = s.early { return e }
-            s.continuation = continuation
-            return nil
-        }
-        // Cancelled before it started.
-        if let early { continuation.resume(with: early) }
+    // Whoever finished first (or the caller's cancellation), the other two are stopped.
+    defer {
+        work.cancel()
+        timer.cancel()
     }
-
-    func own(work: Task<Void, Never>, timer: Task<Void, Never>) {
-        let finished = state.withLock { s in
-            s.work = work
-            s.timer = timer
-            return s.done
-        }
-        if finished { work.cancel(); timer.cancel() }
-    }
-
-    func finish(_ result: Result<T, any Error>) {
-        let (continuation, work, timer): (CheckedContinuation<T, any Error>?, Task<Void, Never>?, Task<Void, Never>?) = state.withLock { s in
-            guard !s.done else { return (nil, nil, nil) }
-            s.done = true
-            if s.continuation == nil { s.early = result }
-            defer { s.continuation = nil }
-            return (s.continuation, s.work, s.timer)
-        }
-        work?.cancel()
-        timer?.cancel()
-        continuation?.resume(with: result)
-    }
+    return try await outcome.wait(until: { $0 != nil })!.get()
 }

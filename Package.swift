@@ -46,7 +46,7 @@ let package = Package(
         .target(
             name: "PlayerCore",
             dependencies: [
-                "CFFmpeg", "FFmpegKit", "MediaTime",
+                "CFFmpeg", "FFmpegKit", "MediaTime", "TandemBase",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]

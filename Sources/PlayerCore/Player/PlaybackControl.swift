@@ -1,4 +1,5 @@
 import Synchronization
+import TandemBase
 
 /// The ``PlaybackState`` that every pipeline thread reads and the player API drives, behind one
 /// lock, and the hands that carry out what its events ask for (telling observers, waking the tasks
@@ -10,7 +11,10 @@ final class PlaybackControl: Sendable {
     let time: any TimeSource
     let events: EventHub
     private let state: Mutex<PlaybackState>
-    private let waiters = Mutex<[(serial: Int, resume: @Sendable () -> Void)]>([])
+    /// Generations older than this serial are prerolled, superseded or closed: their waiters go on.
+    /// Raised by ``PlaybackAction/resumeWaiters(olderThan:)``; apart from `state`, so the pipeline
+    /// threads' locking of the state stays as it is.
+    private let released = Awaitable(0)
 
     init(hasVideo: Bool, hasAudio: Bool, fast: Bool, rate: Double, time: any TimeSource, events: EventHub) {
         self.hasVideo = hasVideo
@@ -59,14 +63,12 @@ final class PlaybackControl: Sendable {
         return serial
     }
 
-    /// Suspends until generation `serial` is prerolled (or superseded, or the player closes).
+    /// Suspends until generation `serial` is prerolled (or superseded, or the player closes), or
+    /// until the task is cancelled.
     func waitForPreroll(serial: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            if state.withLock({ $0.isPrerollOver(serial: serial) }) { continuation.resume(); return }
-            waiters.withLock { $0.append((serial, { continuation.resume() })) }
-            // Re-check: preroll may have completed between the two locks.
-            if state.withLock({ $0.isPrerollOver(serial: serial) }) { resumeWaiters(olderThan: serial + 1) }
-        }
+        if state.withLock({ $0.isPrerollOver(serial: serial) }) { return }
+        // Not over: a `resumeWaiters` action releasing this serial is still to come.
+        _ = try? await released.wait(until: { $0 > serial })
     }
 
     func close() { perform { $0.closing() } }
@@ -81,11 +83,6 @@ final class PlaybackControl: Sendable {
     }
 
     private func resumeWaiters(olderThan serial: Int) {
-        let due = waiters.withLock { list -> [@Sendable () -> Void] in
-            let due = list.filter { $0.serial < serial }.map(\.resume)
-            list.removeAll { $0.serial < serial }
-            return due
-        }
-        due.forEach { $0() }
+        released.withLock { $0 = max($0, serial) }
     }
 }

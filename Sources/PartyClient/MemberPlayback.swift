@@ -1,10 +1,10 @@
-import DequeModule
 import Foundation
 import PartyKit
 import MediaTime
 import PlayerCore
 import StoryKit
 import Synchronization
+import TandemBase
 
 /// Carries out a party member's player work — seeks that preroll and wait for their instant, clock
 /// switches, speed corrections — one at a time and in order, on a task of its own, so that the
@@ -39,7 +39,8 @@ final class MemberPlayback: Sendable {
         var player: Player?
         var item: Int?
         var navigator: StoryNavigator?
-        /// Shows submitted and not finished: until they land, `player` may be the one they replace.
+        /// Shows submitted and not finished (queued or under way): until they land, `player` may be
+        /// the one they replace.
         var pendingShows = 0
         /// Where each item is opened from (after the first show).
         var media: [ResolvedMedia] = []
@@ -61,15 +62,11 @@ final class MemberPlayback: Sendable {
     }
 
     private let shared: Shared
-    private let doorbell: AsyncStream<Void>.Continuation
+    private let queue: WorkQueue<Work>
     private let worker: Task<Void, Never>
 
     private struct State {
         var snapshot = Snapshot()
-        var queue = Deque<Work>()
-        var closed = false
-        /// The worker is carrying out a piece of work.
-        var busy = false
         /// The speed correction in force, carried over to the next item's player.
         var correction = 0.0
     }
@@ -81,41 +78,39 @@ final class MemberPlayback: Sendable {
     }
 
     init(options: Options) {
-        let (bells, doorbell) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let shared = Shared()
         self.shared = shared
-        self.doorbell = doorbell
+        // A show supersedes the shows and clock switches still queued before it: it sets position,
+        // instant, rate and pause itself, so only the newest matters.
+        let queue = WorkQueue<Work>(supersedes: { new, queued in new.isShow && (queued.isShow || queued.isClockSwitch) })
+        self.queue = queue
         let worker = Worker(options: options, shared: shared)
-        self.worker = Task { [shared] in
-            for await _ in bells {
-                while let work = shared.withLock({ state -> Work? in
-                    let work = state.queue.popFirst()
-                    state.busy = work != nil
-                    return work
-                }) {
-                    await worker.perform(work)
-                }
-            }
+        self.worker = Task {
+            while let work = await queue.next() { await worker.perform(work) }
             await worker.close()
         }
     }
 
-    deinit { doorbell.finish() }
+    deinit { queue.finish() }
 
     /// What the player shows now (never waits).
-    var snapshot: Snapshot { shared.withLock { $0.snapshot } }
+    var snapshot: Snapshot {
+        // Shows first: once none is pending, the player read next is the one the last show set.
+        let pendingShows = queue.count(where: \.isShow)
+        var snapshot = shared.withLock { $0.snapshot }
+        snapshot.pendingShows = pendingShows
+        return snapshot
+    }
 
-    /// Queues work; returns at once. A show supersedes the shows and clock switches still queued
-    /// before it: it sets position, instant, rate and pause itself, so only the newest matters.
+    /// Queues work; returns at once. A show drops the shows and clock switches still queued.
     func submit(_ work: Work) {
         // A clock switch or correction with nothing before it is carried out at once: the player's
         // calls never wait, and there is nothing to keep its order against.
-        let inline = shared.withLock { state -> Player?? in
-            guard !state.closed, !state.busy, state.queue.isEmpty, !work.isShow else { return nil }
-            if case .setCorrection(let c) = work { state.correction = c }
-            return .some(state.snapshot.player)
-        }
-        if let player = inline {
+        if !work.isShow, queue.isIdle {
+            let player = shared.withLock { state -> Player? in
+                if case .setCorrection(let c) = work { state.correction = c }
+                return state.snapshot.player
+            }
             switch work {
             case .switchClock(let clock): player?.switchClock(to: clock)
             case .setCorrection(let c): player?.setCorrection(c)
@@ -123,27 +118,12 @@ final class MemberPlayback: Sendable {
             }
             return
         }
-        let accepted = shared.withLock { state -> Bool in
-            guard !state.closed else { return false }
-            if case .show = work {
-                state.snapshot.pendingShows -= state.queue.filter(\.isShow).count
-                state.snapshot.pendingShows += 1
-                state.queue.removeAll { $0.isShow || $0.isClockSwitch }
-            }
-            state.queue.append(work)
-            return true
-        }
-        if accepted { doorbell.yield() }
+        queue.submit(work)
     }
 
     /// Finishes the work under way, drops the rest, and closes the players.
     func close() async {
-        shared.withLock { state in
-            state.closed = true
-            state.snapshot.pendingShows -= state.queue.filter(\.isShow).count
-            state.queue.removeAll()
-        }
-        doorbell.finish()
+        queue.close()
         await worker.value
     }
 
@@ -163,7 +143,6 @@ final class MemberPlayback: Sendable {
             switch work {
             case .show(let show):
                 await perform(show)
-                state.withLock { $0.snapshot.pendingShows -= 1 }
             case .switchClock(let clock):
                 state.withLock { $0.snapshot.player }?.switchClock(to: clock)
             case .setCorrection(let c):
@@ -206,7 +185,7 @@ final class MemberPlayback: Sendable {
             let state = shared
             if let navigator, navigatorItems == items { return navigator }
             if let old = navigator {
-                state.withLock { $0.snapshot = Snapshot(pendingShows: $0.snapshot.pendingShows) }
+                state.withLock { $0.snapshot = Snapshot() }
                 await old.close()
             }
             // Local copies are checked (probed and sampled) here, on the player's task.

@@ -184,7 +184,7 @@ let package = Package(
         .target(
             name: "SyncplayClient",
             dependencies: [
-                "SyncplayKit", "SyncplayNet", "PlayerCore", "FFmpegKit", "MediaTime",
+                "SyncplayKit", "SyncplayNet", "PlayerCore", "FFmpegKit", "MediaTime", "TandemBase",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

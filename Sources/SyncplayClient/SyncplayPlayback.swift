@@ -3,6 +3,7 @@ import Foundation
 import PlayerCore
 import SyncplayKit
 import Synchronization
+import TandemBase
 
 /// Carries out a Syncplay session's player work — opening the file, seeks that preroll and wait
 /// for their instant, starts and stops — one at a time and in order on a task of its own, so that
@@ -13,96 +14,84 @@ import Synchronization
 final class SyncplayPlayback: Sendable {
     enum Work: Sendable {
         case open(String)
-        case show(SyncplayShow, generation: Int)
+        case show(SyncplayShow)
+
+        var isShow: Bool { if case .show = self { true } else { false } }
     }
 
     struct Snapshot: Sendable {
         var player: Player?
-        /// Work submitted and not finished.
+        /// Work submitted and not finished (queued or under way).
         var pending = 0
-        var generation = 0
-        var closed = false
     }
 
-    /// The state the submitting side and the worker task share.
-    private final class Shared: Sendable {
-        let mutex = Mutex(Snapshot())
-        func withLock<R>(_ body: (inout Snapshot) -> R) -> R { mutex.withLock { body(&$0) } }
+    /// The player, shared by the submitting side and the worker task.
+    private final class Current: Sendable {
+        let mutex = Mutex<Player?>(nil)
+        func withLock<R>(_ body: (inout Player?) -> R) -> R { mutex.withLock { body(&$0) } }
     }
 
-    private let state = Shared()
-    private let queue: AsyncStream<Work>.Continuation
+    private let current = Current()
+    /// A newer show supersedes the shows still queued: it sets position, instant and pause itself.
+    private let queue = WorkQueue<Work>(supersedes: { new, queued in new.isShow && queued.isShow })
     private let worker: Task<Void, Never>
 
     /// `opened` is called on the worker after each open: the player, or why it failed.
     init(playerOptions: @escaping @Sendable () -> PlayerOptions, opened: @escaping @Sendable (String, Result<Player, OpenError>) async -> Void) {
-        let (work, queue) = AsyncStream.makeStream(of: Work.self)
-        self.queue = queue
-        let state = state
+        let (current, queue) = (current, queue)
         worker = Task {
-            for await item in work {
-                switch item {
+            while let work = await queue.next() {
+                switch work {
                 case .open(let path):
-                    let old = state.withLock { s -> Player? in
-                        defer { s.player = nil }
-                        return s.player
+                    let old = current.withLock { player -> Player? in
+                        defer { player = nil }
+                        return player
                     }
                     await old?.close()
                     do throws(OpenError) {
                         let player = try await Player.open(path, options: playerOptions())
-                        let closed = state.withLock { s in
-                            if !s.closed { s.player = player }
-                            return s.closed
+                        // Closed meanwhile: nobody takes this player.
+                        if queue.isFinished {
+                            await player.close()
+                        } else {
+                            current.withLock { $0 = player }
+                            await opened(path, .success(player))
                         }
-                        if closed { await player.close() } else { await opened(path, .success(player)) }
                     } catch {
                         await opened(path, .failure(error))
                     }
-                case .show(let show, let generation):
-                    // A newer show supersedes this one: it sets position, instant and pause itself.
-                    let (player, latest) = state.withLock { ($0.player, $0.generation) }
-                    if let player, generation == latest { await Self.perform(show, on: player) }
+                case .show(let show):
+                    if let player = current.withLock({ $0 }) { await Self.perform(show, on: player) }
                 }
-                state.withLock { $0.pending -= 1 }
             }
-            let last = state.withLock { s -> Player? in
-                defer { s.player = nil }
-                return s.player
+            let last = current.withLock { player -> Player? in
+                defer { player = nil }
+                return player
             }
             await last?.close()
         }
     }
 
-    var snapshot: Snapshot { state.withLock { $0 } }
+    /// Let go without ``close()``, it still closes its player: the worker ends with the queue.
+    deinit { queue.finish() }
 
-    func open(_ path: String) { submit(.open(path)) }
-
-    func show(_ show: SyncplayShow) {
-        let generation = state.withLock { s -> Int in
-            s.generation += 1
-            return s.generation
-        }
-        submit(.show(show, generation: generation))
+    var snapshot: Snapshot {
+        let pending = queue.count()
+        return Snapshot(player: current.withLock { $0 }, pending: pending)
     }
+
+    func open(_ path: String) { queue.submit(.open(path)) }
+
+    func show(_ show: SyncplayShow) { queue.submit(.show(show)) }
 
     /// Applied at once: a correction never waits.
     func setCorrection(_ correction: Double) {
-        state.withLock { $0.player }?.setCorrection(correction)
-    }
-
-    private func submit(_ work: Work) {
-        let accepted = state.withLock { s -> Bool in
-            guard !s.closed else { return false }
-            s.pending += 1
-            return true
-        }
-        if accepted { queue.yield(work) }
+        current.withLock { $0 }?.setCorrection(correction)
     }
 
     /// Finishes the work under way, drops the rest, and closes the player.
     func close() async {
-        state.withLock { $0.closed = true }
-        queue.finish()
+        queue.close()
         await worker.value
     }
 

@@ -58,7 +58,7 @@ let package = Package(
         .target(
             name: "StoryKit",
             dependencies: [
-                "PlayerCore", "FFmpegKit",
+                "PlayerCore", "FFmpegKit", "TandemBase",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

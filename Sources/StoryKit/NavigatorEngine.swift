@@ -1,4 +1,5 @@
 import PlayerCore
+import TandemBase
 
 /// The navigator's state and steps, owned by its one serial task: requests are handled one at a
 /// time in the order they came, each to its end (its awaits included) before the next starts, so
@@ -14,23 +15,23 @@ final class NavigatorEngine {
         var hub: Broadcaster<StoryEvent>
         var posters: PosterCache
         var board: NavigatorBoard
-        /// The navigator's request stream: the engine's jobs report into it.
-        var requests: AsyncStream<NavigatorRequest>.Continuation
+        /// The navigator's request queue: the engine's jobs report into it.
+        var requests: WorkQueue<NavigatorRequest>
     }
 
     /// Work started alongside the serial task (watching a player, a timer, a poster, a preroll).
-    /// A job holds what it needs and reports through the request stream, never the navigator.
+    /// A job holds what it needs and reports through the request queue, never the navigator.
     typealias Job = @Sendable () async -> Void
 
-    /// Serves `requests` until the stream ends (the navigator was closed or released), then
-    /// closes every player, ends the event streams, cancels the jobs and waits for them all: when
-    /// this returns, nothing the navigator started is running.
-    static func run(_ setup: Setup, requests: AsyncStream<NavigatorRequest>) async {
+    /// Serves the setup's requests until the queue is finished and drained (the navigator was
+    /// closed or released), then closes every player, ends the event streams, cancels the jobs and
+    /// waits for them all: when this returns, nothing the navigator started is running.
+    static func run(_ setup: Setup) async {
         let (jobs, spawner) = AsyncStream<Job>.makeStream()
         await withDiscardingTaskGroup { group in
             group.addTask {
                 let engine = NavigatorEngine(setup, spawner: spawner)
-                await engine.serve(requests)
+                await engine.serve()
                 spawner.finish()
             }
             for await job in jobs { group.addTask(operation: job) }
@@ -42,7 +43,7 @@ final class NavigatorEngine {
     let options: StoryNavigator.Options
     let hub: Broadcaster<StoryEvent>
     let posters: StoryPosters
-    let requests: AsyncStream<NavigatorRequest>.Continuation
+    let requests: WorkQueue<NavigatorRequest>
     private let board: NavigatorBoard
     private let spawner: AsyncStream<Job>.Continuation
 
@@ -76,8 +77,8 @@ final class NavigatorEngine {
                                   count: setup.stories.count)
     }
 
-    private func serve(_ requests: AsyncStream<NavigatorRequest>) async {
-        for await request in requests {
+    private func serve() async {
+        while let request = await requests.next() {
             switch request {
             case .operation(let operation, let reply):
                 reply.resume(returning: await perform(operation))
@@ -181,7 +182,7 @@ final class NavigatorEngine {
         let (cache, requests) = (posters.cache, requests)
         spawn {
             let poster = try? await cache.poster(for: target).get()
-            requests.yield(.report(.posterLoaded(index: target, poster: poster)))
+            requests.submit(.report(.posterLoaded(index: target, poster: poster)))
         }
     }
 
@@ -194,7 +195,7 @@ final class NavigatorEngine {
             let requests = requests
             spawn {
                 guard (try? await Task.sleep(for: .seconds(seconds))) != nil else { return }
-                requests.yield(.report(.advanceDue(slot: slot)))
+                requests.submit(.report(.advanceDue(slot: slot)))
             }
         case .advance(let target):
             await go(to: target)
@@ -213,11 +214,11 @@ final class NavigatorEngine {
         let requests = requests
         spawn {
             await player.waitUntilReady()
-            requests.yield(.report(.ready(slot: id)))
+            requests.submit(.report(.ready(slot: id)))
         }
         spawn {
             await player.waitUntilEnded()
-            requests.yield(.report(.ended(slot: id)))
+            requests.submit(.report(.ended(slot: id)))
         }
     }
 
@@ -226,7 +227,7 @@ final class NavigatorEngine {
         let (posters, requests) = (posters, requests)
         spawn {
             guard let poster = await posters.standIn(for: index) else { return }
-            requests.yield(.report(.posterMade(poster, slot: id)))
+            requests.submit(.report(.posterMade(poster, slot: id)))
         }
     }
 
@@ -237,7 +238,7 @@ final class NavigatorEngine {
         let requests = requests
         spawn {
             while (try? await Task.sleep(for: .seconds(interval))) != nil {
-                if case .terminated = requests.yield(.report(.tick)) { return }
+                if requests.submit(.report(.tick)) == nil { return }
             }
         }
     }

@@ -1,6 +1,7 @@
 import FFmpegKit
 import Foundation
 import PlayerCore
+import TandemBase
 
 /// Browses a list of videos one at a time, as Instagram and Periscope stories do, with at most two
 /// live players: the current one and, during a swipe, the neighbour being brought in.
@@ -41,7 +42,9 @@ public final class StoryNavigator: Sendable {
     public let posters: PosterCache
     private let hub = Broadcaster<StoryEvent>()
     private let board: NavigatorBoard
-    private let requests: AsyncStream<NavigatorRequest>.Continuation
+    /// Nothing supersedes anything here: each operation's caller awaits its reply, and each report
+    /// tells of something that happened.
+    private let requests = WorkQueue<NavigatorRequest>()
     /// The serial task; it ends once the requests stop and every player and job is gone.
     private let worker: Task<Void, Never>
 
@@ -49,11 +52,9 @@ public final class StoryNavigator: Sendable {
         self.stories = stories
         posters = PosterCache(stories: stories, maxSide: options.posterMaxSide, limit: options.posterCacheLimit)
         board = NavigatorBoard(count: stories.count)
-        let (stream, continuation) = AsyncStream<NavigatorRequest>.makeStream()
-        requests = continuation
         let setup = NavigatorEngine.Setup(stories: stories, options: options, hub: hub, posters: posters, board: board,
-                                          requests: continuation)
-        worker = Task { await NavigatorEngine.run(setup, requests: stream) }
+                                          requests: requests)
+        worker = Task { await NavigatorEngine.run(setup) }
     }
 
     /// A navigator let go without ``close()`` still closes its players: its task ends with the requests.
@@ -160,7 +161,7 @@ public final class StoryNavigator: Sendable {
     @discardableResult
     private func perform(_ operation: NavigatorRequest.Operation) async -> Bool {
         await withCheckedContinuation { reply in
-            if case .terminated = requests.yield(.operation(operation, reply: reply)) {
+            if requests.submit(.operation(operation, reply: reply)) == nil {
                 reply.resume(returning: false)
             }
         }

@@ -172,7 +172,7 @@ let package = Package(
         .target(
             name: "SyncplayGateway",
             dependencies: [
-                "SyncplayKit", "SyncplayNet", "PartyKit", "PartySecurity", "PartyServer", "MediaTime",
+                "SyncplayKit", "SyncplayNet", "PartyKit", "PartySecurity", "PartyServer", "MediaTime", "TandemBase",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

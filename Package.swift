@@ -190,14 +190,17 @@ let package = Package(
             ]
         ),
         // `tandem serve` as a service: settings (config file, environment), the admin port and
-        // its metrics, the drain on SIGTERM.
+        // its metrics, the drain on SIGTERM, the cluster node, and ServeApplication, which composes them
+        // and the Syncplay gateway as services of one ServiceGroup. Links no decoder: no FFmpeg,
+        // PlayerCore or StoryKit.
         .target(
             name: "PartyService",
             dependencies: [
-                "PartyServer", "PartyKit", "PartyCluster",
+                "PartyServer", "PartyKit", "PartyCluster", "PartySecurity", "SyncplayGateway", "TandemBase",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -250,9 +253,8 @@ let package = Package(
                 "TandemApp", "TandemBench", "TandemBase",
                 "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity", "PartyServer",
                 "PartyClient", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayGateway",
-                "SyncplayClient", "PartyService", "PartyCluster", "SubtitleKit",
+                "SyncplayClient", "PartyService", "SubtitleKit",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -329,8 +329,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PartyServiceTests",
-            dependencies: ["PartyService", "PartyServer", "PartyClient", "PartyKit", "WebSocketTransport",
+            dependencies: ["PartyService", "PartyServer", "PartyClient", "PartyKit", "WebSocketTransport", "TandemBase",
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "MPVIPCTests", dependencies: ["MPVIPC", .product(name: "Logging", package: "swift-log")]),

@@ -173,7 +173,7 @@ let package = Package(
         .target(
             name: "SyncplayGateway",
             dependencies: [
-                "SyncplayKit", "SyncplayNet", "PartyKit", "PartySecurity", "PartyServer", "MediaTime",
+                "SyncplayKit", "SyncplayNet", "PartyKit", "PartySecurity", "PartyServer", "MediaTime", "TandemBase",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -191,14 +191,17 @@ let package = Package(
             ]
         ),
         // `tandem serve` as a service: settings (config file, environment), the admin port and
-        // its metrics, the drain on SIGTERM.
+        // its metrics, the drain on SIGTERM, the cluster node, and ServeApplication, which composes them
+        // and the Syncplay gateway as services of one ServiceGroup. Links no decoder: no FFmpeg,
+        // PlayerCore or StoryKit.
         .target(
             name: "PartyService",
             dependencies: [
-                "PartyServer", "PartyKit", "PartyCluster",
+                "PartyServer", "PartyKit", "PartyCluster", "PartySecurity", "SyncplayGateway", "TandemBase",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -251,9 +254,8 @@ let package = Package(
                 "TandemApp", "TandemBench", "TandemBase",
                 "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity", "PartyServer",
                 "PartyClient", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayGateway",
-                "SyncplayClient", "PartyService", "PartyCluster", "SubtitleKit",
+                "SyncplayClient", "PartyService", "SubtitleKit",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -344,8 +346,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PartyServiceTests",
-            dependencies: ["TestSupport", "PartyService", "PartyServer", "PartyClient", "PartyKit", "WebSocketTransport",
+            dependencies: ["TestSupport", "PartyService", "PartyServer", "PartyClient", "PartyKit", "WebSocketTransport", "TandemBase",
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "MPVIPCTests", dependencies: ["TestSupport", "MPVIPC", .product(name: "Logging", package: "swift-log")]),

@@ -2,12 +2,16 @@ import Logging
 import PartyServer
 import ServiceLifecycle
 
-/// `tandem serve` as a service under swift-service-lifecycle: it keeps the metrics' gauges current,
-/// and on a graceful shutdown (SIGTERM) drains — `/healthz` turns 503, every member is told the
-/// server is restarting (members keep their seats' tokens and reconnect; hosts re-create their
-/// parties where they land), and the server waits up to `drainSeconds` for them to go before it
-/// closes what is left.
-public struct PartyServerService: Service {
+/// The drain of `tandem serve`, as a service under swift-service-lifecycle. While the server runs it
+/// keeps the metrics' gauges current; at its graceful shutdown (SIGTERM, SIGINT, the end of
+/// `--duration`: the first the group shuts down, before the parts it drains) it drains — what else
+/// brings members stops first (``drainBegins``: the Syncplay gateway stops listening), `/healthz`
+/// turns 503, a cluster node saves and releases its parties, every member is told the server is
+/// restarting (members keep their seats' tokens and reconnect; hosts re-create their parties where
+/// they land) — and waits up to `drainSeconds` for them to go. Then it returns, and the group stops
+/// the parts before it in reverse order: the gateway, the party port, the admin port, the cluster node.
+/// Cancelled (another part failed), it returns at once without a drain.
+public struct PartyServerService: Service, CustomStringConvertible {
     /// How often the gauges are refreshed from the server's counts (a scrape every 15 s is usual).
     static let refreshInterval = Duration.seconds(1)
     /// How often a drain checks whether every member has gone.
@@ -15,24 +19,22 @@ public struct PartyServerService: Service {
     /// What members are told when the server drains.
     public static let restartingMessage = "the server is restarting"
 
+    public let description = "drain"
     let server: PartyServerRunner
     let admin: AdminServer?
     let metrics: ServerMetrics
     let drainSeconds: Double
-    /// Stop by itself after this many seconds (scripts and tests), draining as for a SIGTERM.
-    let duration: Double?
     let logger: Logger
     /// Run first when the drain begins: what else brings members to the server stops (the Syncplay
     /// gateway stops listening).
     let drainBegins: @Sendable () async -> Void
 
     public init(server: PartyServerRunner, admin: AdminServer?, metrics: ServerMetrics, drainSeconds: Double,
-                duration: Double?, logger: Logger, drainBegins: @escaping @Sendable () async -> Void = {}) {
+                logger: Logger, drainBegins: @escaping @Sendable () async -> Void = {}) {
         self.server = server
         self.admin = admin
         self.metrics = metrics
         self.drainSeconds = drainSeconds
-        self.duration = duration
         self.logger = logger
         self.drainBegins = drainBegins
     }
@@ -41,7 +43,6 @@ public struct PartyServerService: Service {
         await server.observe(with: metrics)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await gracefulShutdown() }
-            if let duration { group.addTask { try? await Task.sleep(for: .seconds(duration)) } }
             group.addTask {
                 while !Task.isCancelled {
                     await refresh(draining: false)
@@ -51,6 +52,8 @@ public struct PartyServerService: Service {
             await group.next()
             group.cancelAll()
         }
+        // Cancelled rather than shut down: the group is ending without a drain.
+        guard !Task.isCancelled else { return }
         await drain()
     }
 
@@ -71,10 +74,9 @@ public struct PartyServerService: Service {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(drainSeconds)
         while clock.now < deadline, await server.memberCount > 0 {
-            try? await Task.sleep(for: Self.drainPoll)
+            do { try await Task.sleep(for: Self.drainPoll) } catch { break }  // cancelled: stop waiting
         }
-        await server.stop()
-        await admin?.stop()
-        logger.info("stopped")
+        let left = await server.memberCount
+        logger.info("drained", metadata: ["members": "\(left)"])
     }
 }

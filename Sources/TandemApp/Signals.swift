@@ -4,6 +4,14 @@ import Synchronization
 /// SIGINT/SIGTERM as an awaitable event, for any number of waiters at once (a party member's
 /// leave and its window's wait after the party ended): one set of dispatch sources, installed on
 /// first use and kept (a second source for the same signal is not told), wakes every waiter.
+///
+/// `play`, `host`, `join` and `stories` use this; `serve` uses swift-service-lifecycle's signals
+/// (PartyService's ServeApplication). Its `UnixSignalsSequence` does not fit here: it is made
+/// asynchronously (``subscribe()`` returns with the sources installed) and gives one iterator only;
+/// on Linux it leaves SIGINT and SIGTERM at their default action (this ignores them, so a thread that
+/// does not block them — SDL's, FFmpeg's — never ends the process before a quit has saved its
+/// position); and a signal reaches its iterator through a task, where the second Ctrl-C must end the
+/// process from the dispatch source's own thread (``restoreDefaults()``), whatever a stuck quit holds.
 package enum Signals {
     private struct Waiters {
         package var installed = false

@@ -6,8 +6,8 @@ import WebSocketTransport
 @testable import PartyService
 
 /// The setup of the service's drain tests, on real loopback sockets: a party server, its admin
-/// port, and a host member over a WebSocket who created party `p` and was welcomed. ``run(drainSeconds:drainBegins:)``
-/// then runs the service over them in a `ServiceGroup`, as `tandem serve` does.
+/// port, and a host member over a WebSocket who created party `p` and was welcomed. ``run(drainSeconds:logger:drainBegins:)``
+/// then runs the drain over them in a `ServiceGroup`, as `tandem serve` does.
 struct PartyServiceFixture {
     static let party = "p"
 
@@ -38,13 +38,19 @@ struct PartyServiceFixture {
                                    inbound: inbound, welcomed: welcomed)
     }
 
-    /// Runs the service over the server and admin port until a graceful shutdown of the returned
-    /// group has drained it (the task then ends).
+    /// Runs the drain over the server and admin port until a graceful shutdown of the returned group
+    /// has drained it and stopped them (the task then ends). The parts are already listening: their
+    /// services only stop them, in the group's order (``ServeApplication``'s, without the gateway).
     func run(drainSeconds: Double, logger: Logger, drainBegins: @escaping @Sendable () async -> Void = {})
         -> (group: ServiceGroup, running: Task<Void, any Error>) {
-        let service = PartyServerService(server: server, admin: admin, metrics: metrics, drainSeconds: drainSeconds,
-                                         duration: nil, logger: logger, drainBegins: drainBegins)
-        let group = ServiceGroup(configuration: .init(services: [.init(service: service)], logger: logger))
+        let (server, port, admin, adminPort) = (server, port, admin, adminPort)
+        let services: [any Service] = [
+            ListeningService<Int>("admin port", logger: logger, start: { adminPort }, stop: { _ in await admin.stop() }),
+            ListeningService<Int>("party port", logger: logger, start: { port }, stop: { _ in await server.stop() }),
+            PartyServerService(server: server, admin: admin, metrics: metrics, drainSeconds: drainSeconds, logger: logger,
+                               drainBegins: drainBegins),
+        ]
+        let group = ServiceGroup(configuration: .init(services: services, logger: logger))
         let running = Task { try await group.run() }
         return (group, running)
     }

@@ -2,16 +2,10 @@ import TandemBase
 import TandemApp
 import ArgumentParser
 import Foundation
-import Synchronization
-import Logging
-import PartyCluster
-import PartyKit
-import PartySecurity
-import PartyServer
 import PartyService
-import ServiceLifecycle
-import SyncplayGateway
 
+/// `tandem serve`: its options and their checks; what it runs is ``ServeApplication`` (PartyService),
+/// from the settings these options give with the environment and the config file.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -80,164 +74,16 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let settings: ServiceSettings
         do {
-            settings = try await ServiceSettings.resolve(options: givenOptions, environment: ProcessInfo.processInfo.environment,
-                                                         configFile: config)
+            let settings = try await ServiceSettings.resolve(options: givenOptions, environment: ProcessInfo.processInfo.environment,
+                                                             configFile: config)
+            let application = try ServeApplication(settings: settings, duration: duration,
+                                                   say: { FileHandleOutput.standardOutput.write($0 + "\n") }, warn: { printError($0) })
+            try await application.run()
         } catch {
+            // A setting, a port, a certificate, the cluster's database: one line, exit 1.
             printError("\(error)")
             throw ExitCode.failure
         }
-        guard let listen = HostPort(parsing: settings.listen) else {
-            printError("listen must be HOST:PORT, not \"\(settings.listen)\"")
-            throw ExitCode.failure
-        }
-        var admin: HostPort?
-        if let text = settings.adminListen {
-            guard let a = HostPort(parsing: text) else {
-                printError("admin.listen must be HOST:PORT, not \"\(text)\"")
-                throw ExitCode.failure
-            }
-            admin = a
-        }
-        if (settings.cert == nil) != (settings.certKey == nil) {
-            printError("cert and cert.key go together")
-            throw ExitCode.failure
-        }
-        if settings.insecure, settings.cert != nil {
-            printError("insecure and cert contradict each other")
-            throw ExitCode.failure
-        }
-        var gatewayOption: SyncplayGatewayOption?
-        if let text = settings.syncplay {
-            guard let option = SyncplayGatewayOption(argument: text) else {
-                printError("syncplay must be [HOST:]PORT, not \"\(text)\"")
-                throw ExitCode.failure
-            }
-            gatewayOption = option
-        }
-        var logger = Logger(label: "tandem.serve")
-        logger.logLevel = settings.logLevel
-        var disk: RelayDiskCache?
-        if settings.cacheSizeMB > 0 {
-            let folder = settings.cacheDir ?? RelayDiskCache.defaultDirectory()
-            do {
-                disk = try RelayDiskCache(directory: folder, capacityBytes: Int64(settings.cacheSizeMB) << 20)
-            } catch {
-                printError("cannot use the cache folder \(folder): \(error)")
-                throw ExitCode.failure
-            }
-        }
-        if settings.insecure {
-            printError("WARNING: --insecure: no TLS; the party key, chat and media cross the network unencrypted")
-        }
-        var identity: ServerIdentity?
-        if !settings.insecure {
-            do {
-                if let cert = settings.cert, let key = settings.certKey {
-                    identity = try ServerIdentity.load(certificateFile: cert, keyFile: key)
-                } else {
-                    identity = try ServerIdentity.loadOrCreate(in: StateDirectory(path: settings.stateDir ?? StateDirectory.defaultPath()))
-                }
-            } catch {
-                printError("\(error)")
-                throw ExitCode.failure
-            }
-        }
-        let server: PartyServerRunner
-        do {
-            server = PartyServerRunner(host: listen.host, port: listen.port,
-                                       media: PartyMediaLibrary(relay: MediaRelay(disk: disk)),
-                                       tls: try identity?.makeServerContext(), logger: logger)
-        } catch {
-            printError("\(error)")
-            throw ExitCode.failure
-        }
-        // A cluster node takes no hello before it has joined (a retryable error: members with a seat try again, a new one is told to).
-        if settings.clusterURL != nil { await server.awaitCluster() }
-        let port: Int
-        do {
-            port = try await server.start()
-        } catch {
-            printError("cannot listen on \(listen): \(error)")
-            throw ExitCode.failure
-        }
-        FileHandleOutput.standardOutput.write("listening on \(HostPort(host: listen.host, port: port))\n")
-        if let identity {
-            // Hosts pin this (`tandem host --server HOST:PORT --server-fp FP`), or trust it on first use.
-            FileHandleOutput.standardOutput.write("fingerprint \(identity.fingerprint)\n")
-        }
-        let metrics = ServerMetrics()
-        var adminServer: AdminServer?
-        if let admin {
-            let a = AdminServer(metrics: metrics, logger: logger)
-            do {
-                let adminPort = try await a.start(host: admin.host, port: admin.port)
-                FileHandleOutput.standardOutput.write("admin listening on \(HostPort(host: admin.host, port: adminPort))\n")
-            } catch {
-                await server.stop()
-                printError("cannot listen on \(admin) (admin): \(error)")
-                throw ExitCode.failure
-            }
-            adminServer = a
-        }
-        let gateway: SyncplayGatewayServer?
-        do { gateway = try await gatewayOption?.start(parties: server, identity: identity, defaultHost: listen.host, logger: logger) } catch {
-            await adminServer?.stop()
-            await server.stop()
-            throw error
-        }
-        // The gateway stops taking Syncplay clients first, so that none lands in a server that is going
-        // away; those in parties are told the server is restarting with every other member.
-        let service = PartyServerService(server: server, admin: adminServer, metrics: metrics, drainSeconds: settings.drainSeconds,
-                                         duration: duration, logger: logger, drainBegins: { await gateway?.stopListening() })
-        let group = ServiceGroup(configuration: .init(services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
-                                                      gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        guard let clusterText = settings.clusterURL else {
-            try await group.run()
-            await gateway?.stop()
-            return
-        }
-        let startedAdmin = adminServer
-        let stopAll: @Sendable () async -> Void = {
-            await gateway?.stop()
-            await startedAdmin?.stop()
-            await server.stop()
-        }
-        let url: ClusterDatabaseURL
-        do { url = try ClusterDatabaseURL(parsing: clusterText) } catch {
-            await stopAll()
-            printError("\(error)")
-            throw ExitCode.failure
-        }
-        var address: NodeAddress
-        if let text = settings.clusterAddress {
-            guard let given = HostPort(parsing: text) else {
-                await stopAll()
-                printError("cluster.address must be HOST:PORT, not \"\(text)\"")
-                throw ExitCode.failure
-            }
-            address = NodeAddress(host: given.host, port: given.port)
-        } else {
-            let everywhere = ["0.0.0.0", "::", "[::]", ""].contains(listen.host)
-            address = NodeAddress(host: everywhere ? ProcessInfo.processInfo.hostName : listen.host, port: port)
-        }
-        // A self-signed node is pinned by the members it is sent; a given certificate is verified.
-        if settings.cert == nil { address.fingerprint = identity?.fingerprint }
-        let node = settings.clusterNode ?? "\(ProcessInfo.processInfo.hostName):\(port)"
-        do {
-            try await ClusterNode.run(url: url, nodeID: node, address: address,
-                                      leaseLength: .milliseconds(Int64(settings.clusterLeaseSeconds * 1000)), logger: logger) { cluster in
-                await server.joinCluster(cluster)
-                FileHandleOutput.standardOutput.write("cluster node \(node) at \(address)\n")
-                try await group.run()
-            }
-        } catch let error as ClusterDirectoryError {
-            await stopAll()
-            printError("cluster \(url): \(error)")
-            throw ExitCode.failure
-        }
-        await gateway?.stop()
     }
 }
-

@@ -79,6 +79,11 @@ public final class Player: Sendable {
                                       rate: min(max(options.rate, Self.rateRange.lowerBound), Self.rateRange.upperBound),
                                       time: options.timeSource, events: hub)
         self.control = control
+        if let position = options.startPosition {
+            // Before the threads start: the first preroll is already this seek's.
+            let now = options.timeSource.now()
+            _ = control.beginSeek { $0.seekRequested(to: max(0, position), accurate: true, at: now) }
+        }
         var routes: [Demuxer.Route] = []
         var workers: [WorkerThread] = []
         var queues: [any Abortable] = []

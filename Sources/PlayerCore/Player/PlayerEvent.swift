@@ -27,6 +27,7 @@ public typealias EventHub = Broadcaster<PlayerEvent>
 
 extension Broadcaster where Event == PlayerEvent {
     public convenience init() {
-        self.init(isFrequent: { if case .framePresented = $0 { true } else { false } })
+        self.init(isFrequent: { if case .framePresented = $0 { true } else { false } },
+                  isSticky: { if case .firstFrame = $0 { true } else { false } })
     }
 }

@@ -25,6 +25,9 @@ public struct PlayerOptions: Sendable {
     public var logger: Logger
     /// Options for opening the input (libavformat's, e.g. `headers` for an http source).
     public var inputOptions: [String: String] = [:]
+    /// Where playback starts (mpv's `--start`): an accurate seek asked for before any frame is decoded,
+    /// so nothing before it is ever presented. Nil: the start of the file.
+    public var startPosition: Double?
 
     public init(videoSink: (any VideoSink)? = NullVideoSink(), audioSink: (any AudioSink)? = NullAudioSink(),
                 fast: Bool = false, timeSource: any TimeSource = MonotonicTimeSource(),

@@ -128,6 +128,7 @@ package struct PlaySession {
             options.audioChoice = command.aid
             options.audioLanguages = PlayOptions.languages(command.alang)
             options.subtitles = command.subtitleOptions(for: file)
+            options.startPosition = from
             player = try await Player.open(file, options: options)
         } catch {
             sinks?.audio?.stop()
@@ -142,7 +143,6 @@ package struct PlaySession {
         let events = player.events(frames: output.wantsFrames)
         let watcher = Task { [output] in await output.follow(events, player: player) }
         player.setStopPosition(to)
-        if let from { await player.seek(to: from) }
         player.play()
         var next: Playlist.Action
         var remember = false

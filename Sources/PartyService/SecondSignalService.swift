@@ -1,4 +1,5 @@
 import Foundation
+import TandemBase
 import ServiceLifecycle
 import UnixSignals
 
@@ -28,15 +29,5 @@ struct SecondSignalService: Service, CustomStringConvertible {
         }
     }
 
-    /// Ends the process by `signal` with its default action, from this thread (unblocked here first:
-    /// dispatch reads it from a signalfd while threads block it).
-    static func die(of signal: Int32) -> Never {
-        Foundation.signal(signal, SIG_DFL)
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, signal)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        raise(signal)
-        exit(128 + signal)  // not reached: the default action of SIGINT and SIGTERM ends the process
-    }
+    static func die(of signal: Int32) -> Never { dieOfSignal(signal) }
 }

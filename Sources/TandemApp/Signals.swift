@@ -1,4 +1,5 @@
 import Foundation
+import TandemBase
 import Synchronization
 
 /// SIGINT/SIGTERM as an awaitable event, for any number of waiters at once (a party member's
@@ -59,17 +60,8 @@ package enum Signals {
         signal(SIGTERM, SIG_DFL)
     }
 
-    /// Ends the process by `signal` with its default action (unblocked in this thread first: the
-    /// dispatch source that heard it may keep it blocked).
-    package static func die(of signal: Int32) -> Never {
-        Foundation.signal(signal, SIG_DFL)
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, signal)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        raise(signal)
-        Foundation.exit(128 + signal)  // not reached: the default action of SIGINT and SIGTERM ends the process
-    }
+    /// Ends the process by `signal` (TandemBase's ``dieOfSignal(_:)``).
+    package static func die(of signal: Int32) -> Never { dieOfSignal(signal) }
 
     private static func installSources() {
         signal(SIGINT, SIG_IGN)

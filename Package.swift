@@ -35,6 +35,8 @@ let package = Package(
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2 SDL2_ttf", providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]),
         // libass for styled subtitles (ASS/SSA and every text format libavcodec turns into ASS lines).
         .systemLibrary(name: "CLibass", pkgConfig: "libass", providers: [.apt(["libass-dev"])]),
+        // libpulse's asynchronous API, for the sound output that knows its delay.
+        .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
         // Small values and primitives every module may use: HostPort, the one host:port type; Awaitable,
         // the one waiter; WorkQueue, the one queue of a player's commands. Links nothing.
         .target(name: "TandemBase"),
@@ -62,11 +64,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The SDL window: video textures, sound device, keys, overlays. Rendering on the main thread.
+        // Sound outputs that know their delay (mpv's --ao and --audio-delay): PulseAudio on libpulse,
+        // the mixer every device renders, a member's output status.
+        .target(name: "SoundOutput", dependencies: ["CPulse", "PlayerCore", "FFmpegKit"]),
+        // The SDL window: video textures, SDL's sound device, keys, overlays. Rendering on the main thread.
         .target(
             name: "TandemWindow",
             dependencies: [
-                "CSDL2", "CFFmpeg", "PlayerCore", "FFmpegKit", "StoryKit",
+                "CSDL2", "CFFmpeg", "PlayerCore", "FFmpegKit", "StoryKit", "SoundOutput",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -227,7 +232,7 @@ let package = Package(
             name: "TandemApp",
             dependencies: [
                 "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity",
-                "PartyClient", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayClient", "SubtitleKit", "TandemBase",
+                "PartyClient", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayClient", "SubtitleKit", "TandemBase", "SoundOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -254,7 +259,7 @@ let package = Package(
                 "TandemApp", "TandemBench", "TandemBase",
                 "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity", "PartyServer",
                 "PartyClient", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayGateway",
-                "SyncplayClient", "PartyService", "SubtitleKit",
+                "SyncplayClient", "PartyService", "SubtitleKit", "SoundOutput",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -356,7 +361,7 @@ let package = Package(
         .testTarget(
             name: "TandemCLITests",
             dependencies: ["TestSupport", "TandemCLI", "TandemApp", "TandemBench", "MPVIPC", "PlayerCore", "FFmpegKit", "MediaTime", "PartySimulator", "PartyKit", "StoryKit",
-                           "PartyServer", "PartyClient", "SyncplayClient", "SyncplayKit", "TandemWindow", "CSDL2", "WebSocketTransport",
+                           "PartyServer", "PartyClient", "SyncplayClient", "SyncplayKit", "TandemWindow", "CSDL2", "WebSocketTransport", "SoundOutput",
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log")]
         ),
@@ -368,7 +373,8 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "TandemWindowTests", dependencies: ["TestSupport", "TandemWindow", "PlayerCore", "FFmpegKit", "CFFmpeg", "CSDL2", "StoryKit"]),
+        .testTarget(name: "TandemWindowTests", dependencies: ["TestSupport", "TandemWindow", "PlayerCore", "FFmpegKit", "CFFmpeg", "CSDL2", "StoryKit", "SoundOutput"]),
+        .testTarget(name: "SoundOutputTests", dependencies: ["TestSupport", "SoundOutput", "PlayerCore", "FFmpegKit"]),
         .testTarget(name: "SyncplayKitTests", dependencies: ["SyncplayKit", "PartyKit"]),
         .testTarget(
             name: "SyncplayNetTests",

@@ -25,7 +25,8 @@ struct PlayCommand: AsyncParsableCommand {
 
     @Argument(help: "Media files, folders (their media files in natural order) or http(s)/HLS URLs, played in turn.")
     var files: [String]
-    @Flag(help: "No window and no sound device; paced in real time by the media clock.") var headless = false
+    @Flag(help: "No window and no sound output (unless --ao asks for one); paced in real time by the media clock.") var headless = false
+    @OptionGroup(title: "Sound") var soundOutput: SoundOutputOptions
     @Flag(help: "No pacing: decode and present every frame as fast as possible, none dropped (implies --headless).")
     var fast = false
     @Option(parsing: .unconditional, help: "Start each file here, seeking accurately: [[hh:]mm:]ss[.ms] (1:30), -10 (10 s before the end) or 50% of it.")
@@ -126,7 +127,7 @@ struct PlayCommand: AsyncParsableCommand {
         // The window first: without a display, say so before anything else is opened.
         let display: WindowedPlayback?
         do {
-            display = headless || fast ? nil : try await WindowedPlayback.open(items[0], sound: wav == nil)
+            display = headless || fast ? nil : try await WindowedPlayback.open(items[0], sound: options.sound)
         } catch {
             printError(error.description)
             throw ExitCode.failure
@@ -157,7 +158,8 @@ extension PlayCommand {
                     shuffle: shuffle, savePositionOnQuit: savePositionOnQuit, noResumePlayback: noResumePlayback,
                     watchLaterDir: watchLaterDir, volume: volume, screenshotDir: screenshotDir, speed: speed,
                     framemd5: framemd5, wav: wav, snapshot: snapshot, ipc: ipc, aid: aid, sid: sid, alang: alang,
-                    slang: slang, subFiles: subFiles, subDelay: subDelay)
+                    slang: slang, subFiles: subFiles, subDelay: subDelay,
+                    sound: wav != nil || fast ? nil : soundOutput.sound(headless: headless))
     }
 
     /// "en, de" → ["en", "de"].

@@ -18,9 +18,10 @@ import CSDL2
 /// | v | subtitles on / off |
 /// | z / x | subtitle delay −0.1 s / +0.1 s |
 /// | # | next audio track |
+/// | Ctrl+− / Ctrl++ (or Ctrl+=) | audio delay −0.1 s / +0.1 s |
 /// | q, Esc | quit |
 ///
-/// Keys held with Ctrl, Alt or the GUI key are left to the desktop. Auto-repeat only repeats seeks
+/// Other keys held with Ctrl, Alt or the GUI key are left to the desktop. Auto-repeat only repeats seeks
 /// and volume steps (as mpv does): a held space does not flicker between pause and play.
 public enum KeyBinding {
     /// Short relative seek (mpv's ←/→).
@@ -31,6 +32,8 @@ public enum KeyBinding {
     public static let volumeStep = 2
     /// Subtitle delay step in seconds (mpv's z/x).
     public static let subtitleDelayStep = 0.1
+    /// Audio delay step in seconds (mpv's Ctrl+−/Ctrl++).
+    public static let audioDelayStep = 0.1
 
     /// The command for a key press, or nil when the key is not bound.
     /// - Parameters:
@@ -39,16 +42,28 @@ public enum KeyBinding {
     ///   - isRepeat: the press is an auto-repeat of a held key.
     public static func command(keycode: Int32, modifiers: UInt16 = 0, isRepeat: Bool = false) -> WindowCommand? {
         let mods = UInt32(modifiers)
+        if mods & KMOD_CTRL.rawValue != 0, mods & (KMOD_ALT.rawValue | KMOD_GUI.rawValue) == 0 {
+            return withControl(SDL_KeyCode(rawValue: UInt32(bitPattern: keycode)))
+        }
         if mods & (KMOD_CTRL.rawValue | KMOD_ALT.rawValue | KMOD_GUI.rawValue) != 0 { return nil }
         let shift = mods & KMOD_SHIFT.rawValue != 0
         guard let command = unmodified(SDL_KeyCode(rawValue: UInt32(bitPattern: keycode)), shift: shift) else { return nil }
         if isRepeat {
             switch command {
-            case .seek, .volume, .subtitleDelay: return command
+            case .seek, .volume, .subtitleDelay, .audioDelay: return command
             default: return nil
             }
         }
         return command
+    }
+
+    /// Ctrl+−/Ctrl++ (Ctrl+= is + without Shift on most layouts; the keypad's too), repeating as mpv's.
+    private static func withControl(_ key: SDL_KeyCode) -> WindowCommand? {
+        switch key {
+        case SDLK_MINUS, SDLK_KP_MINUS: .audioDelay(-audioDelayStep)
+        case SDLK_PLUS, SDLK_EQUALS, SDLK_KP_PLUS: .audioDelay(audioDelayStep)
+        default: nil
+        }
     }
 
     private static func unmodified(_ key: SDL_KeyCode, shift: Bool) -> WindowCommand? {

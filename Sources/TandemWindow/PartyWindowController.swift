@@ -69,7 +69,7 @@ public final class PartyWindowController: WindowController {
         if endReason != nil {
             // Nobody to ask any more: only the window's own keys work.
             switch command {
-            case .screenshot, .toggleFullscreen, .toggleMute, .volume: sinks.handleLocal(command, window: window, toast: toast)
+            case .screenshot, .toggleFullscreen, .toggleMute, .volume, .audioDelay: sinks.handleLocal(command, window: window, toast: toast)
             case .quit:
                 quit = true
                 window.stop()
@@ -93,7 +93,7 @@ public final class PartyWindowController: WindowController {
             Task { await member.request(.item(next)) }
         case .step:
             toast("Frame step is not available in a party")
-        case .screenshot, .toggleFullscreen, .toggleMute, .volume:
+        case .screenshot, .toggleFullscreen, .toggleMute, .volume, .audioDelay:
             sinks.handleLocal(command, window: window, toast: toast)
         case .cycleSubtitles, .toggleSubtitles, .subtitleDelay, .cycleAudio:
             // Each member's own choice: nothing goes to the party.

@@ -1,5 +1,6 @@
 import Foundation
 import PlayerCore
+import SoundOutput
 
 /// Plays one ``Player`` in a window with mpv's keys: the controller `tandem play` uses.
 ///
@@ -15,7 +16,7 @@ public final class PlayerWindowController: WindowController, PlaybackInputHandli
 
     public let player: Player
     public let video: WindowVideoSink?
-    public let audio: SDLAudioSink?
+    public let audio: (any SoundDevice)?
     /// Stop the window at the end of the file (mpv without `--keep-open`).
     public var stopsAtEnd = true
     /// Called once when the user quits (q, Esc, closing the window).
@@ -39,7 +40,7 @@ public final class PlayerWindowController: WindowController, PlaybackInputHandli
     private var levels = (volume: 100, muted: false)
     private let clock = MonotonicTimeSource()
 
-    public init(player: Player, video: WindowVideoSink?, audio: SDLAudioSink?) {
+    public init(player: Player, video: WindowVideoSink?, audio: (any SoundDevice)?) {
         self.player = player
         self.video = video
         self.audio = audio
@@ -78,6 +79,8 @@ public final class PlayerWindowController: WindowController, PlaybackInputHandli
             if let audio { audio.setMuted(!audio.muted) } else { levels.muted.toggle() }
         case .volume(let points):
             if let audio { audio.adjustVolume(by: points) } else { levels.volume = min(max(levels.volume + points, 0), 100) }
+        case .audioDelay(let step):
+            if let audio { toast(audioDelayMessage(audio.adjustAudioDelay(by: step))) } else { toast("No sound output") }
         case .cycleSubtitles, .toggleSubtitles, .subtitleDelay, .cycleAudio:
             toast(TrackCommands.apply(command, to: player))
         case .previousStory, .nextStory:

@@ -1,6 +1,7 @@
 import CSDL2
 import FFmpegKit
 import PlayerCore
+import SoundOutput
 import Synchronization
 
 /// An ``AudioSink`` on an SDL audio device: SDL's audio thread calls back for each buffer and the
@@ -13,7 +14,7 @@ import Synchronization
 /// the master: every pull places its samples where the clock says, ``latency`` later.
 ///
 /// Volume is 0…100 % on a cubic curve, like mpv's (gain = (v/100)³: equal steps sound roughly equal).
-public final class SDLAudioSink: AudioSink {
+public final class SDLAudioSink: SoundDevice {
     /// Wanted callback period: short for a small output delay, long enough that a busy machine does not
     /// starve SDL's thread (ffplay asks for about 1/30 s; 512 frames is SDL's usual floor).
     static let bufferSeconds = 0.02
@@ -31,12 +32,12 @@ public final class SDLAudioSink: AudioSink {
         var fallback: NullAudioSink?
     }
 
-    private let context = AudioCallbackContext()
+    private let mixer = SoundMixer()
     private let device = Mutex(Device())
     private let levels: Mutex<(volume: Int, muted: Bool)>
-    /// Seconds as `Double` bits: read on SDL's audio thread (through the player's pull), where
-    /// taking `device`'s lock could deadlock with ``stop()`` waiting for that very callback.
-    private let latencyBits = Atomic<UInt64>(0)
+    /// One SDL buffer, and the audio delay: read on SDL's audio thread (through the player's pull),
+    /// where taking `device`'s lock could deadlock with ``stop()`` waiting for that very callback.
+    private let delay: OutputDelayReading
     /// Ids of ``input()`` sinks (0 is the sink's own ``start(_:format:)``).
     private let nextInputID = Atomic<Int>(0)
     /// Inputs paced without sound because the device was gone when they started.
@@ -47,8 +48,9 @@ public final class SDLAudioSink: AudioSink {
     /// Starts SDL's audio subsystem and opens the default device (paused) at the preferred format,
     /// so a missing device is known before playback. Throws when no device can be opened.
     public init(preferredRate: Int = 48000, preferredChannels: Int = 2, volume: Int = 100,
-                muted: Bool = false) throws(SoundDeviceError) {
+                muted: Bool = false, audioDelay: Double = 0) throws(SoundDeviceError) {
         levels = Mutex((min(max(volume, 0), 100), muted))
+        delay = OutputDelayReading(audioDelay: audioDelay)
         guard SDLSubsystems.start(SDL_INIT_AUDIO) else {
             throw SoundDeviceError(reason: "SDL audio: \(sdlError())")
         }
@@ -81,8 +83,16 @@ public final class SDLAudioSink: AudioSink {
         }
     }
 
-    /// One device buffer: what SDL has taken and not yet played when it calls back again.
-    public var latency: Double { Double(bitPattern: latencyBits.load(ordering: .relaxed)) }
+    /// One device buffer (what SDL has taken and not yet played when it calls back again; SDL2 has no
+    /// call that tells what the device or the sound server behind it adds), less the audio delay.
+    public var latency: Double { delay.latency }
+
+    public var output: SoundOutputStatus {
+        SoundOutputStatus(driver: "sdl", device: driver, reportedDelay: delay.reported, audioDelay: delay.audioDelay)
+    }
+
+    public var audioDelay: Double { delay.audioDelay }
+    public func setAudioDelay(_ seconds: Double) { delay.setAudioDelay(seconds) }
 
     public func start(_ source: any AudioSource, format: AudioFormat) {
         device.withLock { d in
@@ -93,7 +103,7 @@ public final class SDLAudioSink: AudioSink {
                 return
             }
             SDL_LockAudioDevice(d.id)
-            context.setSource(source, bytesPerFrame: format.bytesPerFrame)
+            mixer.setSource(source, bytesPerFrame: format.bytesPerFrame)
             SDL_UnlockAudioDevice(d.id)
             SDL_PauseAudioDevice(d.id, 0)
         }
@@ -104,7 +114,7 @@ public final class SDLAudioSink: AudioSink {
     /// A sink for one more player on this same device: its samples are mixed in (a story's
     /// neighbour or a party's next item opens while the current one plays; some drivers allow one
     /// open device only). Its ``AudioSink/stop()`` detaches it; the device stays open.
-    public func input() -> AudioSink { Input(device: self, id: nextInputID.add(1, ordering: .relaxed).newValue) }
+    public func input() -> any AudioSink { Input(device: self, id: nextInputID.add(1, ordering: .relaxed).newValue) }
 
     /// The format of the open device (what every input gets).
     var openFormat: AudioFormat {
@@ -115,7 +125,7 @@ public final class SDLAudioSink: AudioSink {
         let started = device.withLock { d -> Bool in
             guard d.id != 0 else { return false }
             SDL_LockAudioDevice(d.id)
-            context.addSource(id: id, source, bytesPerFrame: bytesPerFrame)
+            mixer.addSource(id: id, source, bytesPerFrame: bytesPerFrame)
             SDL_UnlockAudioDevice(d.id)
             SDL_PauseAudioDevice(d.id, 0)
             return true
@@ -132,7 +142,7 @@ public final class SDLAudioSink: AudioSink {
             guard d.id != 0 else { return }
             // Locking waits for a running callback: after this the source is not pulled again.
             SDL_LockAudioDevice(d.id)
-            context.removeSource(id: id)
+            mixer.removeSource(id: id)
             SDL_UnlockAudioDevice(d.id)
         }
         inputFallbacks.withLock { $0.removeValue(forKey: id) }?.stop()
@@ -167,7 +177,7 @@ public final class SDLAudioSink: AudioSink {
             SDL_PauseAudioDevice(id, 1)
             SDLSubsystems.serialized { SDL_CloseAudioDevice(id) }
         }
-        context.setSource(nil, bytesPerFrame: 0)
+        mixer.setSource(nil, bytesPerFrame: 0)
         SDLSubsystems.stop(SDL_INIT_AUDIO)
     }
 
@@ -182,23 +192,14 @@ public final class SDLAudioSink: AudioSink {
         applyLevels()
     }
 
-    public func adjustVolume(by points: Int) { setVolume(volume + points) }
-
     public func setMuted(_ muted: Bool) {
         levels.withLock { $0.muted = muted }
         applyLevels()
     }
 
-    /// The linear gain for a volume in percent: cubic, as mpv maps its volume; 0 when muted.
-    public static func gain(volume: Int, muted: Bool) -> Float {
-        guard !muted else { return 0 }
-        let v = Float(min(max(volume, 0), 100)) / 100
-        return v * v * v
-    }
-
     private func applyLevels() {
         let (volume, muted) = levels.withLock { ($0.volume, $0.muted) }
-        context.setGain(Self.gain(volume: volume, muted: muted))
+        mixer.setGain(SoundMixer.gain(volume: volume, muted: muted))
     }
 
     // MARK: Device
@@ -211,10 +212,10 @@ public final class SDLAudioSink: AudioSink {
         want.samples = UInt16(Self.bufferFrames(rate: rate))
         want.callback = { userdata, stream, length in
             guard let userdata, let stream else { return }
-            Unmanaged<AudioCallbackContext>.fromOpaque(userdata).takeUnretainedValue()
+            Unmanaged<SoundMixer>.fromOpaque(userdata).takeUnretainedValue()
                 .render(into: UnsafeMutableRawBufferPointer(start: stream, count: Int(length)))
         }
-        want.userdata = Unmanaged.passUnretained(context).toOpaque()
+        want.userdata = Unmanaged.passUnretained(mixer).toOpaque()
         var have = SDL_AudioSpec()
         // Rate and channel count may follow the hardware (the player's resampler converts); the sample
         // format may not: the callback scales floats.
@@ -224,7 +225,7 @@ public final class SDLAudioSink: AudioSink {
         guard id != 0 else { return false }
         d = Device(id: id, requestedRate: rate, requestedChannels: channels, rate: Int(have.freq), channels: Int(have.channels))
         let latency = have.freq > 0 ? Double(have.samples) / Double(have.freq) : 0
-        latencyBits.store(latency.bitPattern, ordering: .relaxed)
+        delay.report(latency)
         return true
     }
 
@@ -233,7 +234,7 @@ public final class SDLAudioSink: AudioSink {
         guard d.id != 0 else { return }
         SDL_PauseAudioDevice(d.id, 1)
         SDLSubsystems.serialized { SDL_CloseAudioDevice(d.id) }
-        context.setSource(nil, bytesPerFrame: 0)
+        mixer.setSource(nil, bytesPerFrame: 0)
         d.id = 0
     }
 

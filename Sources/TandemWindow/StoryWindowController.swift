@@ -87,7 +87,7 @@ public final class StoryWindowController: WindowController {
             if let player { Task { await player.seek(to: max(0, player.position + delta)) } }
         case .step:
             player?.step()
-        case .screenshot, .toggleFullscreen, .toggleMute, .volume:
+        case .screenshot, .toggleFullscreen, .toggleMute, .volume, .audioDelay:
             sinks.handleLocal(command, window: window, toast: toast)
         case .cycleSubtitles, .toggleSubtitles, .subtitleDelay, .cycleAudio:
             if let player { toast(TrackCommands.apply(command, to: player)) }

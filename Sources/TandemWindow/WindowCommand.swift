@@ -21,6 +21,9 @@ public enum WindowCommand: Sendable, Equatable {
     case toggleSubtitles
     /// Change the subtitle delay by this many seconds (mpv's z/x: ∓0.1 s).
     case subtitleDelay(Double)
+    /// Change the audio delay by this many seconds (mpv's Ctrl+− / Ctrl++: ∓0.1 s; positive plays the
+    /// sound later).
+    case audioDelay(Double)
     /// Play the next audio track (mpv's #).
     case cycleAudio
     /// Close the window (also sent when the window is closed or the process gets SIGINT).

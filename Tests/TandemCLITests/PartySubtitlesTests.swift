@@ -4,6 +4,7 @@ import PartyKit
 import PartyServer
 import PartyClient
 import PlayerCore
+import SoundOutput
 import Testing
 import TestSupport
 import TandemWindow
@@ -23,14 +24,14 @@ import TandemWindow
 
         // As `tandem host film.mkv --sub-file extra.srt --sid 2` builds them: the given file, then film.srt found beside it.
         let choice = PartySubtitles(choice: .id(2), languages: ["en"], files: [extra.path])
-        let sinks = StorySinks(urls: [film], sound: false, subtitles: { choice.options(for: [film][$0]) }, warn: { _ in })
+        let sinks = StorySinks(urls: [film], sound: SoundOptions(outputs: .none), subtitles: { choice.options(for: [film][$0]) }, warn: { _ in })
         let player = try await Player.open(film, options: sinks.playerOptions(for: 0))
         #expect(player.subtitleTracks.count == 2, "the given file and the same-named one")
         #expect(player.subtitleTrack == 2, "the member's --sid")
         await player.close()
 
         // Without subtitles asked for (the default of StorySinks): none are decoded.
-        let plain = StorySinks(urls: [film], sound: false, warn: { _ in })
+        let plain = StorySinks(urls: [film], sound: SoundOptions(outputs: .none), warn: { _ in })
         let bare = try await Player.open(film, options: plain.playerOptions(for: 0))
         #expect(bare.subtitleTracks.isEmpty)
         await bare.close()
@@ -58,7 +59,7 @@ import TandemWindow
         let item = MediaItem(title: "film.mkv", identity: try MediaIdentification.identify(file: film))
         // Players as the windows make them: `join`'s knows no files, `host`'s knows its own.
         func member(_ name: String, folder: URL, create: PartyConfig?, files: [String]) -> PartyMember {
-            let sinks = StorySinks(urls: files, sound: false, subtitles: { index in
+            let sinks = StorySinks(urls: files, sound: SoundOptions(outputs: .none), subtitles: { index in
                 PartySubtitles().options(for: files.indices.contains(index) ? files[index] : nil)
             }, warn: { _ in })
             return PartyMember(options: .init(link: link, name: name, create: create, mediaFolders: [folder.path],

@@ -3,6 +3,7 @@ import FFmpegKit
 import Foundation
 import PlayerCore
 import Synchronization
+import SoundOutput
 import Testing
 import TestSupport
 @testable import TandemWindow
@@ -31,7 +32,7 @@ extension SDLTests {
             SDLTests.useHeadlessDrivers()
             let window = try PlayerWindow(title: "party", size: .init(width: 320, height: 240))
             defer { window.close() }
-            let sinks = StorySinks(urls: [], sound: false, warn: { _ in })
+            let sinks = StorySinks(urls: [], sound: SoundOptions(outputs: .none), warn: { _ in })
             let player = try await Player.open(TestMedia.path("party.mp4"), options: sinks.playerOptions(for: 1))
             await player.seek(to: 10)
             player.play()
@@ -86,7 +87,7 @@ extension SDLTests.PartyWindowControllerTests {
         SDLTests.useHeadlessDrivers()
         let window = try PlayerWindow(title: "party chat", size: .init(width: 320, height: 240))
         defer { window.close() }
-        let sinks = StorySinks(urls: [], sound: false, warn: { _ in })
+        let sinks = StorySinks(urls: [], sound: SoundOptions(outputs: .none), warn: { _ in })
         let view = PartyView()
         view.update(status: .init(party: "p", watching: 2, synced: true, connected: true, skewMs: nil, items: 1),
                     player: nil, item: 0)
@@ -137,7 +138,7 @@ extension SDLTests.PartyWindowControllerTests {
         SDLTests.useHeadlessDrivers()
         let window = try PlayerWindow(title: "party end", size: .init(width: 320, height: 240))
         defer { window.close() }
-        let sinks = StorySinks(urls: [], sound: false, warn: { _ in })
+        let sinks = StorySinks(urls: [], sound: SoundOptions(outputs: .none), warn: { _ in })
         let view = PartyView()
         view.update(status: .init(party: "p", watching: 2, synced: true, connected: true, skewMs: nil, items: 1),
                     player: nil, item: 0)

@@ -1,6 +1,7 @@
 import FFmpegKit
 import Foundation
 import PlayerCore
+import SoundOutput
 import Synchronization
 import Testing
 import TestSupport
@@ -40,7 +41,7 @@ extension SDLTests {
 
             let heard = try Data(contentsOf: URL(fileURLWithPath: path)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
             let reference = try await Self.reference("h264-aac.mp4")
-            let gain = SDLAudioSink.gain(volume: volume, muted: false)
+            let gain = SoundMixer.gain(volume: volume, muted: false)
             #expect(gain == (volume == 100 ? 1 : 0.125))
             // Frames (stereo pairs). The device starts with silence (the preroll); find where the sound
             // starts in both, then the exact lag around it.
@@ -142,11 +143,11 @@ extension SDLTests {
         }
 
         @Test func volumeIsCubicAndMuteSilences() {
-            #expect(SDLAudioSink.gain(volume: 100, muted: false) == 1)
-            #expect(SDLAudioSink.gain(volume: 0, muted: false) == 0)
-            #expect(abs(SDLAudioSink.gain(volume: 50, muted: false) - 0.125) < 1e-7)
-            #expect(SDLAudioSink.gain(volume: 150, muted: false) == 1)  // clamped
-            #expect(SDLAudioSink.gain(volume: 100, muted: true) == 0)
+            #expect(SoundMixer.gain(volume: 100, muted: false) == 1)
+            #expect(SoundMixer.gain(volume: 0, muted: false) == 0)
+            #expect(abs(SoundMixer.gain(volume: 50, muted: false) - 0.125) < 1e-7)
+            #expect(SoundMixer.gain(volume: 150, muted: false) == 1)  // clamped
+            #expect(SoundMixer.gain(volume: 100, muted: true) == 0)
         }
 
         @Test func volumeStepsAreClampedAndMuteToggles() throws {

@@ -2,6 +2,7 @@ import CSDL2
 import FFmpegKit
 import Foundation
 import PlayerCore
+import SoundOutput
 import StoryKit
 import Testing
 import TestSupport
@@ -29,7 +30,7 @@ extension SDLTests {
             let window = try PlayerWindow(title: "stories over http", size: .init(width: 320, height: 240))
             defer { window.close() }
             let stories = [Story(url: server.url("zero.mp4")), Story(url: server.url("one.mp4"), poster: server.url("one.png"))]
-            let sinks = StorySinks(urls: [], sound: false, warn: { _ in })
+            let sinks = StorySinks(urls: [], sound: SoundOptions(outputs: .none), warn: { _ in })
             var options = StoryNavigator.Options()
             options.autoAdvance = false
             options.playerOptions = { sinks.playerOptions(for: $0) }

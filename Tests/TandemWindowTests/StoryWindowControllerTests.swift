@@ -2,6 +2,7 @@ import CSDL2
 import FFmpegKit
 import Foundation
 import PlayerCore
+import SoundOutput
 import StoryKit
 import Testing
 import TestSupport
@@ -27,7 +28,7 @@ extension SDLTests {
             let window = try PlayerWindow(title: "stories", size: .init(width: 320, height: 240))
             defer { window.close() }
             let files = ["h264-aac.mp4", "vp9-opus.webm", "video-only.mp4"]
-            let sinks = StorySinks(urls: files.map(TestMedia.path), sound: false, warn: { _ in })
+            let sinks = StorySinks(urls: files.map(TestMedia.path), sound: SoundOptions(outputs: .none), warn: { _ in })
             let navigator = Self.navigator(files, sinks: sinks)
             let controller = StoryWindowController(navigator: navigator, sinks: sinks)
             await navigator.play()
@@ -62,7 +63,7 @@ extension SDLTests {
             defer { window.close() }
             // Two stories whose pictures differ everywhere: testsrc2 and a plain colour.
             let files = ["h264-aac.mp4", "video-only.mp4"]
-            let sinks = StorySinks(urls: files.map(TestMedia.path), sound: false, warn: { _ in })
+            let sinks = StorySinks(urls: files.map(TestMedia.path), sound: SoundOptions(outputs: .none), warn: { _ in })
             let navigator = Self.navigator(files, sinks: sinks)
             await navigator.play()
             await navigator.pause()

@@ -3,6 +3,7 @@ import Foundation
 import PartyKit
 import PartyClient
 import PlayerCore
+import TandemWindow
 import MPVIPC
 
 /// Runs a host or participant in a ``SessionScaffold`` (status line, optional script, optional time
@@ -38,8 +39,9 @@ package enum MemberSession {
         }
     }
 
-    /// Sinks for a headless party member: no pictures, audio paced without a device.
-    package static func headlessPlayerOptions() -> @Sendable (Int) -> PlayerOptions {
-        { _ in PlayerOptions(videoSink: NullVideoSink(), audioSink: NullAudioSink(realTime: true)) }
+    /// Sinks for a headless party member: no pictures; sound on `sound` (`--ao`), else paced without
+    /// an output.
+    package static func headlessPlayerOptions(sound: SharedSound? = nil) -> @Sendable (Int) -> PlayerOptions {
+        { _ in PlayerOptions(videoSink: NullVideoSink(), audioSink: sound?.sink() ?? NullAudioSink(realTime: true)) }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import PartyKit
 import PartyClient
 import PlayerCore
+import SoundOutput
 import StoryKit
 import SubtitleKit
 import TandemBase
@@ -20,12 +21,14 @@ package struct PartyWindow: Sendable {
     private let closed = Awaitable(false)
 
     /// Opens the window sized for `firstFile` (a participant may not have it yet: a 16:9 default).
-    /// `subtitles`: this member's own choice of subtitles, drawn onto every item's pictures.
-    package static func open(title: String, files: [String], subtitles: PartySubtitles = PartySubtitles()) async throws(WindowError)
+    /// `subtitles`: this member's own choice of subtitles, drawn onto every item's pictures; `sound`:
+    /// the outputs to try and the audio delay.
+    package static func open(title: String, files: [String], subtitles: PartySubtitles = PartySubtitles(),
+                             sound: SoundOptions = SoundOptions()) async throws(WindowError)
         -> PartyWindow {
         let size = files.first.flatMap { DisplayGeometry(probing: $0)?.displaySize } ?? DisplayGeometry.Size(width: 960, height: 540)
         let window = try await PlayerWindow(title: title, size: size.scaledUp())
-        let sinks = StorySinks(urls: files, sound: true, subtitles: { index in
+        let sinks = StorySinks(urls: files, sound: sound, subtitles: { index in
             subtitles.options(for: files.indices.contains(index) ? files[index] : nil)
         }, warn: { printError($0) })
         return PartyWindow(window: window, sinks: sinks)

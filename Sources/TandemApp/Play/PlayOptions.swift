@@ -1,6 +1,7 @@
 import FFmpegKit
 import Foundation
 import PlayerCore
+import SoundOutput
 import SubtitleKit
 
 /// What a play session is asked to do: `tandem play`'s options (mpv's names), as plain values.
@@ -28,8 +29,10 @@ package struct PlayOptions: Sendable {
     package var slang: String?
     package var subFiles: [String]
     package var subDelay: Double
+    /// The sound outputs to try and the audio delay (nil: no sound output, paced without one).
+    package var sound: SoundOptions?
 
-    package init(headless: Bool, fast: Bool, start: PlayTime?, end: PlayTime?, loopFile: Bool, loopPlaylist: Bool, shuffle: Bool, savePositionOnQuit: Bool, noResumePlayback: Bool, watchLaterDir: String?, volume: Int?, screenshotDir: String?, speed: Double, framemd5: String?, wav: String?, snapshot: String?, ipc: String?, aid: TrackChoice, sid: TrackChoice, alang: String?, slang: String?, subFiles: [String], subDelay: Double) {
+    package init(headless: Bool, fast: Bool, start: PlayTime?, end: PlayTime?, loopFile: Bool, loopPlaylist: Bool, shuffle: Bool, savePositionOnQuit: Bool, noResumePlayback: Bool, watchLaterDir: String?, volume: Int?, screenshotDir: String?, speed: Double, framemd5: String?, wav: String?, snapshot: String?, ipc: String?, aid: TrackChoice, sid: TrackChoice, alang: String?, slang: String?, subFiles: [String], subDelay: Double, sound: SoundOptions? = nil) {
         self.headless = headless
         self.fast = fast
         self.start = start
@@ -53,6 +56,7 @@ package struct PlayOptions: Sendable {
         self.slang = slang
         self.subFiles = subFiles
         self.subDelay = subDelay
+        self.sound = sound
     }
 }
 

@@ -2,6 +2,7 @@ import FFmpegKit
 import Foundation
 import MPVIPC
 import PlayerCore
+import SoundOutput
 import TandemWindow
 
 /// One run of `tandem play`: the items of its playlist played in turn (IO at this edge; the
@@ -110,12 +111,17 @@ package struct PlaySession {
         if let snapshotSink { videoSinks.append(snapshotSink) }
         let sinks = display?.sinks(for: file, levels: levels)
         if let sinks { videoSinks.append(sinks.video) }
+        // Headless with --ao: sound without a window.
+        let sound = sinks?.audio ?? (display == nil ? headlessSound(for: file) : nil)
         let audioSink: any AudioSink
         do {
-            audioSink = try command.wav.map { try WAVAudioSink(path: $0, realTime: !command.fast) }
-                ?? sinks?.audio ?? NullAudioSink(realTime: !command.fast)
+            if let wav = command.wav {
+                audioSink = try WAVAudioSink(path: wav, realTime: !command.fast)
+            } else {
+                audioSink = sound ?? NullAudioSink(realTime: !command.fast)
+            }
         } catch {
-            sinks?.audio?.stop()
+            sound?.stop()
             outputFailed = true
             printError("\(command.wav ?? ""): cannot write WAV output")
             return .finish
@@ -131,7 +137,7 @@ package struct PlaySession {
             options.startPosition = from
             player = try await Player.open(file, options: options)
         } catch {
-            sinks?.audio?.stop()
+            sound?.stop()
             return skip(error.description, playlist: &playlist)
         }
         played += 1
@@ -165,7 +171,7 @@ package struct PlaySession {
         }
         ipcTarget.attach(nil)
         await player.close()
-        sinks?.audio?.stop()
+        sound?.stop()
         await watcher.value
         add(stats, from: from ?? 0)
         if let snapshotSink, let error = snapshotSink.error {
@@ -204,6 +210,14 @@ package struct PlaySession {
     }
 
     /// The file ended, or a playlist move over IPC closed it.
+    /// `play --headless --ao=…`: the file's own sound output, at its rate.
+    private func headlessSound(for file: String) -> (any SoundDevice)? {
+        guard let sound = command.sound else { return nil }
+        let stream = (try? InputFile(url: file))?.info().streams.first { $0.type == .audio }
+        return SoundDevices.open(sound, preferredRate: stream?.sampleRate ?? 48000, preferredChannels: stream?.channels ?? 2,
+                                 volume: command.volume ?? 100, warn: { printError($0) })
+    }
+
     private func ended(_ playlist: inout Playlist) -> Playlist.Action {
         if let step = requests.takeStep() { return playlist.handle(step > 0 ? .next : .previous) }
         return playlist.handle(.ended)

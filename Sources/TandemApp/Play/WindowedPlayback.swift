@@ -1,11 +1,12 @@
 import FFmpegKit
 import Foundation
 import PlayerCore
+import SoundOutput
 import TandemWindow
 
-/// The window and sound device of `tandem play` without `--headless`: one SDL window for the
+/// The window and sound output of `tandem play` without `--headless`: one SDL window for the
 /// whole playlist (sized for its first file, capped to the screen), per file a video sink and the
-/// SDL sound device (or muted playback when there is none), and mpv's keys through
+/// first of `--ao`'s outputs that opens (or muted playback when there is none), and mpv's keys through
 /// ``PlayerWindowController``.
 package struct WindowedPlayback: Sendable {
     /// Window size for a file without pictures (the clock and progress bar still show).
@@ -24,14 +25,15 @@ package struct WindowedPlayback: Sendable {
     /// One file's sinks.
     package struct Sinks: Sendable {
         package let video: WindowVideoSink
-        package let audio: SDLAudioSink?
+        package let audio: (any SoundDevice)?
     }
 
     package let window: PlayerWindow
-    package let sound: Bool
+    /// The outputs to open for each file (nil: none, as with `--ao=null` or `--wav`).
+    package let sound: SoundOptions?
 
-    /// Opens the window (titled and sized after `file`); `sound` opens the sound device for each file.
-    package static func open(_ file: String, sound: Bool) async throws(WindowError) -> WindowedPlayback {
+    /// Opens the window (titled and sized after `file`); `sound` opens a sound output for each file.
+    package static func open(_ file: String, sound: SoundOptions?) async throws(WindowError) -> WindowedPlayback {
         let geometry = DisplayGeometry(probing: file)
         let title = URL(fileURLWithPath: file).lastPathComponent
         let window = try await PlayerWindow(title: title, size: geometry?.displaySize ?? audioOnlySize)
@@ -43,15 +45,11 @@ package struct WindowedPlayback: Sendable {
     /// (the volume is kept from file to file, as in mpv, and from run to run).
     package func sinks(for file: String, levels: SavedVolume) -> Sinks {
         let geometry = DisplayGeometry(probing: file)
-        var audio: SDLAudioSink?
-        if sound {
+        var audio: (any SoundDevice)?
+        if let sound, sound.outputs.plays {
             let stream = (try? InputFile(url: file))?.info().streams.first { $0.type == .audio }
-            do {
-                audio = try SDLAudioSink(preferredRate: stream?.sampleRate ?? 48000, preferredChannels: stream?.channels ?? 2,
-                                         volume: levels.volume, muted: levels.muted)
-            } catch {
-                printError("no sound device (\(error)): playing muted")
-            }
+            audio = SoundDevices.open(sound, preferredRate: stream?.sampleRate ?? 48000, preferredChannels: stream?.channels ?? 2,
+                                      volume: levels.volume, muted: levels.muted, warn: { printError($0) })
         }
         return Sinks(video: WindowVideoSink(rotation: geometry.map { g in Double(g.quarterTurns * 90) } ?? 0), audio: audio)
     }

@@ -3,6 +3,7 @@ import TandemApp
 import ArgumentParser
 import FFmpegKit
 import Foundation
+import SoundOutput
 import Logging
 import PartyKit
 import PartySecurity
@@ -27,8 +28,9 @@ struct HostCommand: AsyncParsableCommand {
     @Option(help: "Who may play, pause, seek and change rate: host or everyone.") var control: ControlPolicy = .host
     @Option(help: "Party ID (default: a generated one).") var party: String?
     @Option(help: "Join secret (default: a generated one).") var key: String?
-    @Flag(help: "No window, no sound device (otherwise an SDL window with sound; keys as in mpv, < > change item).")
+    @Flag(help: "No window and no sound output unless --ao asks for one (otherwise a window with sound; keys as in mpv, < > change item).")
     var headless = false
+    @OptionGroup(title: "Sound") var soundOutput: SoundOutputOptions
     @Option(help: "Commands at seconds after joining, e.g. \"play@1,pause@5,seek:10@7,rate:1.5@9\".") var script: String?
     @Option(help: "Leave (ending the party) after this many seconds.") var duration: Double?
     @Flag(help: "Events as JSON lines.") var json = false
@@ -64,7 +66,8 @@ struct HostCommand: AsyncParsableCommand {
         let window: PartyWindow?
         do {
             window = headless ? nil : try await PartyWindow.open(title: "Tandem party", files: files,
-                                                                      subtitles: subtitleOptions.subtitles)
+                                                                      subtitles: subtitleOptions.subtitles,
+                                                                      sound: soundOutput.sound(headless: false) ?? SoundOptions(outputs: .none))
         } catch {
             printError(error.description)
             throw ExitCode.failure
@@ -77,6 +80,8 @@ struct HostCommand: AsyncParsableCommand {
             await window?.close()
             throw ExitCode.failure
         }
+        let headlessSound = headless ? soundOutput.headlessSound() : nil
+        defer { headlessSound?.close() }
         var logger = Logger(label: "tandem.host")
         logger.logLevel = .warning
         var rng = SystemRandomNumberGenerator()
@@ -144,7 +149,7 @@ struct HostCommand: AsyncParsableCommand {
                                 insecure: security.insecure)
         let member = PartyMember(options: .init(
             link: ownLink, name: name, create: config,
-            mediaFolders: folders, playerOptions: window?.playerOptions ?? MemberSession.headlessPlayerOptions(), advanceAtEnd: files.count > 1,
+            mediaFolders: folders, playerOptions: window?.playerOptions ?? MemberSession.headlessPlayerOptions(sound: headlessSound), advanceAtEnd: files.count > 1,
             trust: trust, logger: logger)) { notice in
             output.notice(notice)
             window?.board.post(notice)

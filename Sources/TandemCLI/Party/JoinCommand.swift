@@ -2,6 +2,7 @@ import TandemApp
 import ArgumentParser
 import FFmpegKit
 import Foundation
+import SoundOutput
 import Logging
 import PartyKit
 import PartySecurity
@@ -16,8 +17,9 @@ struct JoinCommand: AsyncParsableCommand {
 
     @Argument(help: "The party link.") var link: String
     @Option(help: "Your name.") var name = ProcessInfo.processInfo.environment["USER"] ?? "guest"
-    @Flag(help: "No window, no sound device (otherwise an SDL window with sound; keys as in mpv, < > change item).")
+    @Flag(help: "No window and no sound output unless --ao asks for one (otherwise a window with sound; keys as in mpv, < > change item).")
     var headless = false
+    @OptionGroup(title: "Sound") var soundOutput: SoundOutputOptions
     @Option(help: "Folders to find the party's media in (default: . and assets).") var media: [String] = []
     @Option(help: "Commands at seconds after joining (when control is open to everyone).") var script: String?
     @Option(help: "Leave after this many seconds.") var duration: Double?
@@ -58,17 +60,20 @@ struct JoinCommand: AsyncParsableCommand {
         let window: PartyWindow?
         do {
             window = headless ? nil : try await PartyWindow.open(title: "Tandem party", files: [],
-                                                                      subtitles: subtitleOptions.subtitles)
+                                                                      subtitles: subtitleOptions.subtitles,
+                                                                      sound: soundOutput.sound(headless: false) ?? SoundOptions(outputs: .none))
         } catch {
             printError(error.description)
             throw ExitCode.failure
         }
+        let headlessSound = headless ? soundOutput.headlessSound() : nil
+        defer { headlessSound?.close() }
         var logger = Logger(label: "tandem.join")
         logger.logLevel = .warning
         let output = PartyOutput(json: json)
         let member = PartyMember(options: .init(
             link: link, name: name, mediaFolders: media.isEmpty ? [".", "assets"] : media,
-            playerOptions: window?.playerOptions ?? MemberSession.headlessPlayerOptions(),
+            playerOptions: window?.playerOptions ?? MemberSession.headlessPlayerOptions(sound: headlessSound),
             trust: ServerTrust(link: link, extraRoots: ca.map { [$0] } ?? []), logger: logger)) { notice in
             output.notice(notice)
             window?.board.post(notice)

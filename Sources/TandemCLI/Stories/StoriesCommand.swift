@@ -2,6 +2,7 @@ import TandemApp
 import ArgumentParser
 import FFmpegKit
 import Foundation
+import SoundOutput
 import PlayerCore
 import StoryKit
 import TandemWindow
@@ -22,7 +23,8 @@ struct StoriesCommand: AsyncParsableCommand {
     @Argument(help: "The videos, in order.") var files: [String] = []
     @Option(help: "A JSON list of stories: [{\"url\": …, \"title\": …, \"poster\": …}] (instead of or after FILES).")
     var list: String?
-    @Flag(help: "No window and no sound device (otherwise an SDL window with sound).") var headless = false
+    @Flag(help: "No window and no sound output unless --ao asks for one (otherwise a window with sound).") var headless = false
+    @OptionGroup(title: "Sound") var soundOutput: SoundOutputOptions
     @Option(help: "Timed navigation, e.g. \"next@2,prev@4.5,jump:3@6\".") var script: String?
     @Flag(help: "Print events as JSON lines on stdout; the last is the end summary.") var json = false
     @Flag(help: "Stay on a story when it ends instead of going to the next.") var noAutoAdvance = false
@@ -51,11 +53,14 @@ struct StoriesCommand: AsyncParsableCommand {
         let window: StoriesWindow?
         do {
             window = headless ? nil : try await StoriesWindow.open(stories, subtitles: PartySubtitles(
-                choice: sid, languages: PlayCommand.languages(slang), files: subFiles), transition: transition)
+                choice: sid, languages: PlayCommand.languages(slang), files: subFiles), transition: transition,
+                sound: soundOutput.sound(headless: false) ?? SoundOptions(outputs: .none))
         } catch {
             printError(error.description)
             throw ExitCode.failure
         }
+        let headlessSound = headless ? soundOutput.headlessSound() : nil
+        defer { headlessSound?.close() }
         let steps = try script.map { try StoryScript(parsing: $0).steps } ?? []
         let output = StoryEventOutput(json: json, started: MonotonicTimeSource().now())
 
@@ -65,7 +70,8 @@ struct StoriesCommand: AsyncParsableCommand {
         if let sinks = window?.sinks {
             options.playerOptions = { sinks.playerOptions(for: $0) }
         } else {
-            options.playerOptions = { _ in PlayerOptions(videoSink: NullVideoSink(), audioSink: NullAudioSink(realTime: true)) }
+            let sound = headlessSound
+            options.playerOptions = { _ in PlayerOptions(videoSink: NullVideoSink(), audioSink: sound?.sink() ?? NullAudioSink(realTime: true)) }
         }
         let navigator = StoryNavigator(stories: stories, options: options)
         let session = StorySession(navigator: navigator, output: output)

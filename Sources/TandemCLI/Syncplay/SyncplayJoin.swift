@@ -6,6 +6,7 @@ import Logging
 import MPVIPC
 import PartyKit
 import SyncplayKit
+import SoundOutput
 import SyncplayClient
 import TandemWindow
 
@@ -17,6 +18,7 @@ struct SyncplayJoin {
     let name: String
     let options: SyncplayJoinOptions
     let headless: Bool
+    let sound: SoundOutputOptions
     let media: [String]
     let script: PartyScript?
     let duration: Double?
@@ -41,11 +43,14 @@ struct SyncplayJoin {
         // The window first: without a display, say so before anything else is opened.
         let window: PartyWindow?
         do {
-            window = headless ? nil : try await PartyWindow.open(title: "Tandem in Syncplay room \(link.room)", files: options.file.map { [$0] } ?? [])
+            window = headless ? nil : try await PartyWindow.open(title: "Tandem in Syncplay room \(link.room)", files: options.file.map { [$0] } ?? [],
+                                                                 sound: sound.sound(headless: false) ?? SoundOptions(outputs: .none))
         } catch {
             printError(error.description)
             throw ExitCode.failure
         }
+        let headlessSound = headless ? sound.headlessSound() : nil
+        defer { headlessSound?.close() }
         var logger = Logger(label: "tandem.syncplay")
         logger.logLevel = .warning
         let output = SyncplayOutput(json: json)
@@ -54,7 +59,7 @@ struct SyncplayJoin {
             core: .init(name: name, room: link.room, password: options.password, useTLS: !options.noStarttls,
                         nameMode: options.fileName, sizeMode: options.fileSize),
             file: options.file, mediaFolders: media.isEmpty ? [".", "assets"] : media,
-            playerOptions: { window?.playerOptions(0) ?? MemberSession.headlessPlayerOptions()(0) },
+            playerOptions: { window?.playerOptions(0) ?? MemberSession.headlessPlayerOptions(sound: headlessSound)(0) },
             tls: options.tlsConfiguration(), logger: logger)) { notice in
             output.notice(notice)
             window?.board.post(PartyWindowNotice(notice))

@@ -1,0 +1,71 @@
+import Foundation
+
+/// mpv's `--ao=DRIVER[,DRIVER…][,]`: the sound outputs to try, in order. A trailing comma lets the
+/// others follow, as in mpv; `null` plays without sound (paced, so the clock still runs).
+public struct AudioOutputChoice: Sendable, Equatable, CustomStringConvertible {
+    public enum Driver: String, CaseIterable, Sendable {
+        /// PulseAudio, or PipeWire through pipewire-pulse: knows its delay (``PulseAudioSink``).
+        case pulse
+        /// SDL's audio device: the fallback (its delay is one buffer, whatever the device adds).
+        case sdl
+        /// No sound.
+        case null
+    }
+
+    /// The default, as mpv's: the sound server first, then SDL (then muted, with a warning).
+    public static let automatic = AudioOutputChoice(drivers: [.pulse, .sdl])
+    /// `--ao=null`.
+    public static let none = AudioOutputChoice(drivers: [.null])
+
+    public let drivers: [Driver]
+
+    public init(drivers: [Driver]) { self.drivers = drivers }
+
+    /// Parses mpv's syntax; an unknown name is an error that lists the known ones.
+    public init(parsing text: String) throws(AudioOutputChoiceError) {
+        var names = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let others = names.count > 1 && names.last == ""
+        if others { names.removeLast() }
+        guard !names.isEmpty, !names.contains("") else { throw AudioOutputChoiceError(text: text, unknown: "") }
+        var drivers: [Driver] = []
+        for name in names {
+            guard let driver = Driver(rawValue: name) else { throw AudioOutputChoiceError(text: text, unknown: name) }
+            if !drivers.contains(driver) { drivers.append(driver) }
+        }
+        if others { drivers += Self.automatic.drivers.filter { !drivers.contains($0) } }
+        self.drivers = drivers
+    }
+
+    /// True when sound is wanted at all.
+    public var plays: Bool { drivers.contains { $0 != .null } }
+
+    public var description: String { drivers.map(\.rawValue).joined(separator: ",") }
+}
+
+/// `--ao` named an output Tandem does not have.
+public struct AudioOutputChoiceError: Error, CustomStringConvertible, Sendable, Equatable {
+    public let text: String
+    /// The name not known ("" for an empty one).
+    public let unknown: String
+    public init(text: String, unknown: String) {
+        self.text = text
+        self.unknown = unknown
+    }
+    public var description: String {
+        let known = AudioOutputChoice.Driver.allCases.map(\.rawValue).joined(separator: ", ")
+        return unknown.isEmpty ? "--ao '\(text)': an empty output name (outputs: \(known))"
+            : "--ao '\(text)': no audio output '\(unknown)' (outputs: \(known))"
+    }
+}
+
+/// How a session plays its sound: mpv's `--ao` and `--audio-delay`.
+public struct SoundOptions: Sendable, Equatable {
+    public var outputs: AudioOutputChoice
+    /// Seconds; positive plays the sound later.
+    public var audioDelay: Double
+
+    public init(outputs: AudioOutputChoice = .automatic, audioDelay: Double = 0) {
+        self.outputs = outputs
+        self.audioDelay = audioDelay
+    }
+}

@@ -1,0 +1,137 @@
+import FFmpegKit
+import Foundation
+import PlayerCore
+import SoundOutput
+import Synchronization
+import Testing
+import TestSupport
+
+/// The PulseAudio output against a real PulseAudio server of the test's own (``PulseServer``): what
+/// is recorded off the server is where each pull said it would be heard.
+@Suite(.enabled(if: PulseServer.isInstalled, "needs Debian's pulseaudio (scripts/test.sh installs it)"))
+struct PulseAudioSinkTests {
+    /// Two outputs, one keeping 150 ms more queued (a Bluetooth headset, an HDMI TV, a busy server),
+    /// each placing a click every half second on the host clock by the delay it reports: recorded
+    /// together, the clicks coincide. (Taken as one SDL buffer, as before, the deeper output's were
+    /// heard 150 ms late.)
+    @Test func clicksPlacedByTheReportedDelayAreHeardTogether() async throws {
+        let server = try await PulseServer()
+        defer { Task { await server.stop() } }
+        let recording = server.folder.path("rec.raw")
+        let recorder = try server.record(to: recording)
+        let start = ClickSource.now() + 0.5
+        let shallow = try PulseAudioSink(preferredChannels: 1, place: PulsePlace(server: server.address, sink: PulseServer.leftSink, buffer: 0.03),
+                                         warn: { _ in })
+        let deep = try PulseAudioSink(preferredChannels: 1, place: PulsePlace(server: server.address, sink: PulseServer.rightSink, buffer: 0.18),
+                                      warn: { _ in })
+        let sources = [ClickSource(sink: shallow, start: start), ClickSource(sink: deep, start: start)]
+        for (sink, source) in zip([shallow, deep], sources) {
+            sink.start(source, format: sink.format(sourceRate: PulseServer.rate, sourceChannels: 1))
+        }
+        // Eight clicks on each side, recorded (the deep output's last click comes out 180 ms later).
+        try await waitUntil("eight clicks played", within: 30) { sources.allSatisfy { $0.clicksWritten >= 9 } }
+        try await waitUntil("the deep output to report its delay") { deep.output.reportedDelay > 0.06 }
+        let delays = (shallow.output.reportedDelay, deep.output.reportedDelay)
+        try await Task.sleep(for: .milliseconds(400))  // what was queued reaches the recording
+        shallow.stop()
+        deep.stop()
+        recorder.interrupt()
+        _ = try await recorder.exit()
+
+        let samples = try ClickTrack.read(recording)
+        let lags = ClickTrack.lags(left: ClickTrack.onsets(samples, channel: 0), right: ClickTrack.onsets(samples, channel: 1))
+        #expect(delays.1 - delays.0 > 0.05, "the outputs buffer differently: \(delays)")
+        #expect(lags.count >= 6, "clicks found on both sides: \(lags)")
+        let worst = lags.map(abs).max() ?? .infinity
+        print("heard apart (ms):", lags.map { ($0 * 1e4).rounded() / 10 }, "delays", delays)
+        #expect(worst < 0.002, "heard apart by up to \(worst * 1000) ms: \(lags.map { ($0 * 1e4).rounded() / 10 })")
+    }
+
+    /// No server: a clear error naming PulseAudio, and the caller goes on to the next output.
+    @Test func noServerIsAClearError() throws {
+        let missing = "unix:\(temporarySocketPath("no-pulse"))"
+        #expect {
+            try PulseAudioSink(place: PulsePlace(server: missing), warn: { _ in })
+        } throws: { error in
+            "\(error)".hasPrefix("PulseAudio: ")
+        }
+    }
+
+    /// The server dies mid-play: one warning, the player is still pulled (paced without sound), and
+    /// when the server is back, sound is heard again.
+    @Test func aServerThatDiesAndComesBack() async throws {
+        let server = try await PulseServer()
+        defer { Task { await server.stop() } }
+        let warnings = Mutex<[String]>([])
+        let sink = try PulseAudioSink(preferredChannels: 1, place: PulsePlace(server: server.address, sink: PulseServer.leftSink),
+                                      warn: { line in warnings.withLock { $0.append(line) } })
+        defer { sink.stop() }
+        let source = ClickSource(sink: sink, start: ClickSource.now())
+        sink.start(source, format: sink.format(sourceRate: PulseServer.rate, sourceChannels: 1))
+        try await waitUntil("a click played") { source.clicksWritten >= 1 }
+
+        await server.kill()
+        try await waitUntil("a warning that sound is gone") { warnings.withLock { $0.contains { $0.contains("playing on without sound") } } }
+        let pulled = source.framesPulled
+        try await waitUntil("pulls paced without the server") { source.framesPulled > pulled + PulseServer.rate / 2 }
+
+        try await server.restart()
+        try await waitUntil("a line that sound is back") { warnings.withLock { $0.contains { $0.contains("sound server is back") } } }
+        let recording = server.folder.path("after.raw")
+        let recorder = try server.record(to: recording)
+        let written = source.clicksWritten
+        try await waitUntil("clicks after the return") { source.clicksWritten >= written + 3 }
+        try await Task.sleep(for: .milliseconds(200))  // what was queued reaches the recording
+        recorder.interrupt()
+        _ = try await recorder.exit()
+        #expect(ClickTrack.onsets(try ClickTrack.read(recording), channel: 0).count >= 2)
+        #expect(warnings.withLock { $0.count } == 2, "one line when lost, one when back: \(warnings.withLock { $0 })")
+    }
+}
+
+/// A source that writes a click (10 ms at 0.9) every half second of host time, placed by the
+/// sink's reported delay exactly as the player's audio stage places its samples.
+final class ClickSource: AudioSource, Sendable {
+    static let period = 0.5
+    static let clickSeconds = 0.01
+
+    private let sink: any AudioSink
+    private let start: Double
+    private let pulled = Atomic<Int>(0)
+    private let clicks = Atomic<Int>(0)
+
+    init(sink: any AudioSink, start: Double) {
+        self.sink = sink
+        self.start = start
+    }
+
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    var framesPulled: Int { pulled.load(ordering: .relaxed) }
+    var clicksWritten: Int { clicks.load(ordering: .relaxed) }
+
+    func pull(into buffer: UnsafeMutableRawBufferPointer, frames: Int, heardIn: Double) -> Int {
+        let rate = Double(PulseServer.rate)
+        let heardAt = Self.now() + sink.latency + heardIn
+        let samples = buffer.bindMemory(to: Float.self)
+        var started = 0
+        for i in 0..<min(frames, samples.count) {
+            let t = heardAt + Double(i) / rate - start
+            let phase = t - (t / Self.period).rounded(.down) * Self.period
+            let on = t >= 0 && phase < Self.clickSeconds
+            if on, phase < 1 / rate { started += 1 }
+            samples[i] = on ? 0.9 : 0
+        }
+        pulled.add(frames, ordering: .relaxed)
+        clicks.add(started, ordering: .relaxed)
+        return frames
+    }
+
+    func pullAvailable(into buffer: UnsafeMutableRawBufferPointer, frames: Int, timeout: Double) -> Int {
+        pull(into: buffer, frames: frames, heardIn: 0)
+    }
+}

@@ -3,8 +3,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # syncplay-server, syncplay and mpv: the Syncplay tests run against the real thing; postgresql: the
-# cluster directory's tests run against a throwaway PostgreSQL (scripts/with-postgres.sh).
-scripts/install-deps.sh syncplay-server syncplay mpv postgresql
+# cluster directory's tests run against a throwaway PostgreSQL (scripts/with-postgres.sh); pulseaudio and
+# pulseaudio-utils: the sound output's tests each start a PulseAudio server of their own and record off it.
+scripts/install-deps.sh syncplay-server syncplay mpv postgresql pulseaudio pulseaudio-utils
 # Package.swift declares every import, and the server side links no decoder (docs/architecture.md).
 python3 scripts/check-imports.py
 swift build --build-tests

@@ -275,6 +275,7 @@ public actor PartyMember {
             let now = clock.now()
             let shown = playback.snapshot
             perform(core.tick(now: now, player: shown.playerSnapshot))
+            if let player = shown.player { perform(core.outputReport(Self.outputReport(player), now: now)) }
             if options.advanceAtEnd, let item = shown.item, shown.player?.state == .ended, advancedFrom != item,
                let items = core.config?.items, item + 1 < items.count {
                 advancedFrom = item
@@ -283,6 +284,16 @@ public actor PartyMember {
             let wait = min(max(core.nextWake(after: now) - clock.now(), 0.001), Self.maxTick)
             try? await Task.sleep(nanoseconds: UInt64(wait * 1e9))
         }
+    }
+
+    /// The player's sound output as the party hears of it (nil: no sound output).
+    static func outputReport(_ player: Player) -> OutputReport? {
+        guard let output = player.audioOutput else { return nil }
+        let committed = player.soundCommitted
+        let queued = max(0, output.reportedDelay - output.audioDelay)
+        return OutputReport(driver: output.driver, device: output.device.isEmpty ? nil : output.device,
+                            delayMs: output.reportedDelay * 1000, audioDelayMs: output.audioDelay * 1000,
+                            renderedMs: max(0, committed - queued) * 1000)
     }
 
     /// Carries out the core's actions. Never waits: messages go to the connection's event loop,

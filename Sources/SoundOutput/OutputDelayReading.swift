@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// What a sound output last reported of its delay (seconds from a pull until its first sample is
@@ -5,6 +6,9 @@ import Synchronization
 /// player's audio stage in that same pull and by the status. Lock-free, for a real-time thread.
 public final class OutputDelayReading: Sendable {
     private let reportedBits = Atomic<UInt64>(0)
+    /// The largest report of the last ``peakWindow``, and when it was made.
+    private let peakBits = Atomic<UInt64>(0)
+    private let peakAt = Atomic<UInt64>(0)
     private let added = Atomic<UInt64>(0)
     private let underflowCount = Atomic<Int>(0)
 
@@ -15,6 +19,12 @@ public final class OutputDelayReading: Sendable {
 
     /// The delay the output reported last.
     public var reported: Double { Double(bitPattern: reportedBits.load(ordering: .relaxed)) }
+    /// The largest delay reported lately: a server's queue fills and drains between pulls, so a single
+    /// report is anywhere in that sawtooth; the status and the party's lead take its top.
+    public var recentPeak: Double { Double(bitPattern: peakBits.load(ordering: .relaxed)) }
+
+    /// How long the peak is held: several of a server's fill-and-drain cycles.
+    static let peakWindow = 2.0
     /// mpv's `--audio-delay`: positive plays the sound later than the clock.
     public var audioDelay: Double { Double(bitPattern: added.load(ordering: .relaxed)) }
     /// What the player's clock takes as the delay: a sample pulled now is placed where the clock will
@@ -23,7 +33,16 @@ public final class OutputDelayReading: Sendable {
     /// Times the output ran dry (the server played silence it was not given).
     public var underflows: Int { underflowCount.load(ordering: .relaxed) }
 
-    public func report(_ seconds: Double) { reportedBits.store(seconds.bitPattern, ordering: .relaxed) }
+    public func report(_ seconds: Double) {
+        reportedBits.store(seconds.bitPattern, ordering: .relaxed)
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        let now = UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+        if seconds >= recentPeak || now &- peakAt.load(ordering: .relaxed) > UInt64(Self.peakWindow * 1e9) {
+            peakBits.store(seconds.bitPattern, ordering: .relaxed)
+            peakAt.store(now, ordering: .relaxed)
+        }
+    }
     public func setAudioDelay(_ seconds: Double) { added.store(seconds.bitPattern, ordering: .relaxed) }
     public func underflowed() { underflowCount.add(1, ordering: .relaxed) }
 }

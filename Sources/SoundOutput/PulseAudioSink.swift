@@ -117,9 +117,9 @@ public final class PulseAudioSink: SoundDevice {
 
     // MARK: SoundDevice
 
-    public var output: SoundOutputStatus {
+    public var output: AudioOutputStatus? {
         let device = state.withLock { $0.stream?.device ?? "" }
-        return SoundOutputStatus(driver: "pulse", device: device, reportedDelay: delay.reported, audioDelay: delay.audioDelay)
+        return AudioOutputStatus(driver: "pulse", device: device, reportedDelay: delay.recentPeak, audioDelay: delay.audioDelay)
     }
 
     public var audioDelay: Double { delay.audioDelay }
@@ -158,6 +158,7 @@ public final class PulseAudioSink: SoundDevice {
         }
         func format(sourceRate: Int, sourceChannels: Int) -> AudioFormat { device.state.withLock { $0.format } }
         var latency: Double { device.latency }
+        var output: AudioOutputStatus? { device.output }
         func start(_ source: any AudioSource, format: AudioFormat) {
             device.mixer.addSource(id: id, source, bytesPerFrame: format.bytesPerFrame)
             device.begin()

@@ -108,8 +108,11 @@ public final class PulseStream: @unchecked Sendable {
         var map = pa_channel_map()
         pa_channel_map_init_extend(&map, UInt32(channels), PA_CHANNEL_MAP_DEFAULT)
         let bytesPerSecond = Double(sampleRate * channels * MemoryLayout<Float>.size)
+        // No prebuffering: after an underrun the server plays on, and what is written late is dropped
+        // rather than played late, so every sample is still heard where its pull said (with the
+        // default, playback would stall until the queue refills, and everything after came late).
         var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32(bytesPerSecond * place.buffer),
-                                        prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
+                                        prebuf: 0, minreq: UInt32.max, fragsize: UInt32.max)
         let opened: Bool = withLock {
             guard let stream = pa_stream_new(context, "Tandem", &spec, &map) else { return false }
             self.stream = stream

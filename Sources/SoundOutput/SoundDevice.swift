@@ -7,9 +7,6 @@ import PlayerCore
 /// delay the output reports now (as the sound server counts it, device included) with the
 /// ``audioDelay`` taken off, so the player's clock is what is heard.
 public protocol SoundDevice: AudioSink {
-    /// The driver ("pulse", "sdl") and the device it plays on, for `/who`, the window and the
-    /// delay remembered per device.
-    var output: SoundOutputStatus { get }
     /// mpv's `--audio-delay`, seconds: positive plays the sound later than the pictures and the
     /// party, negative earlier (for a TV or an amplifier that delays sound by what no interface
     /// reports, give its delay negated).
@@ -42,37 +39,5 @@ extension SoundDevice {
 
 /// What the window says when the audio delay changes (mpv's OSD line).
 public func audioDelayMessage(_ seconds: Double) -> String {
-    "Audio delay: \(SoundOutputStatus.milliseconds(seconds, signed: true))"
-}
-
-/// What a member's sound output is, as its status shows it.
-public struct SoundOutputStatus: Sendable, Equatable, Codable {
-    /// The `--ao` driver: "pulse", "sdl", "null".
-    public var driver: String
-    /// The device it plays on (a PulseAudio sink name, SDL's driver), "" when unknown.
-    public var device: String
-    /// The output's delay as reported (seconds).
-    public var reportedDelay: Double
-    /// `--audio-delay` (seconds).
-    public var audioDelay: Double
-
-    public init(driver: String, device: String, reportedDelay: Double, audioDelay: Double) {
-        self.driver = driver
-        self.device = device
-        self.reportedDelay = reportedDelay
-        self.audioDelay = audioDelay
-    }
-
-    /// "pulse on speakers: 42 ms reported, −100 ms added".
-    public var summary: String {
-        var text = device.isEmpty ? driver : "\(driver) on \(device)"
-        text += ": \(Self.milliseconds(reportedDelay)) reported"
-        if audioDelay != 0 { text += ", \(Self.milliseconds(audioDelay, signed: true)) audio delay" }
-        return text
-    }
-
-    static func milliseconds(_ seconds: Double, signed: Bool = false) -> String {
-        let ms = Int((seconds * 1000).rounded())
-        return signed && ms > 0 ? "+\(ms) ms" : "\(ms) ms"
-    }
+    "Audio delay: \(AudioOutputStatus.milliseconds(seconds, signed: true))"
 }

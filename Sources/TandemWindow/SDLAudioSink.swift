@@ -87,8 +87,8 @@ public final class SDLAudioSink: SoundDevice {
     /// call that tells what the device or the sound server behind it adds), less the audio delay.
     public var latency: Double { delay.latency }
 
-    public var output: SoundOutputStatus {
-        SoundOutputStatus(driver: "sdl", device: driver, reportedDelay: delay.reported, audioDelay: delay.audioDelay)
+    public var output: AudioOutputStatus? {
+        AudioOutputStatus(driver: "sdl", device: driver, reportedDelay: delay.recentPeak, audioDelay: delay.audioDelay)
     }
 
     public var audioDelay: Double { delay.audioDelay }
@@ -158,6 +158,7 @@ public final class SDLAudioSink: SoundDevice {
         }
         func format(sourceRate: Int, sourceChannels: Int) -> AudioFormat { device.openFormat }
         var latency: Double { device.latency }
+        var output: AudioOutputStatus? { device.output }
         func start(_ source: any AudioSource, format: AudioFormat) { device.attach(source, id: id, bytesPerFrame: format.bytesPerFrame) }
         func stop() { device.detach(id: id) }
     }

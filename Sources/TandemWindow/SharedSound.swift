@@ -56,7 +56,7 @@ public final class SharedSound: Sendable {
     }
 
     /// What the output is, once one is open.
-    public var output: SoundOutputStatus? { state.withLock { $0.device }?.output }
+    public var output: AudioOutputStatus? { state.withLock { $0.device }?.output }
 
     public var volume: Int { state.withLock { $0.volume } }
     public var muted: Bool { state.withLock { $0.muted } }

@@ -69,7 +69,7 @@ import Testing
         #expect(try PartyProtocol.decode(#"{"type":"bye"}"#) == .bye)
         #expect(try PartyProtocol.decode(#" { "type" : "listParticipants" } "#) == .listParticipants)
         #expect(try PartyProtocol.decode(#"{"t0": 2, "id": 5, "type": "timePing"}"#) == .timePing(TimePing(id: 5, t0: 2)))
-        #expect(try PartyProtocol.decode(#"{"type":"hello","version":5,"party":"p","key":"k","name":"n"}"#)
+        #expect(try PartyProtocol.decode(#"{"type":"hello","version":6,"party":"p","key":"k","name":"n"}"#)
             == .hello(Hello(party: "p", key: "k", name: "n")))
         #expect(try PartyProtocol.decode(#"{"type":"nodes","nodes":[{"host":"h","port":7}]}"#)
             == .nodes(NodeList(nodes: [NodeAddress(host: "h", port: 7)])))
@@ -119,10 +119,22 @@ import Testing
         #expect(decodeError(text) == .missingType)
     }
 
+    /// A status with a sound output (protocol 6) goes through the codec both ways, nested object and all
+    /// (the hot path leaves it to Foundation's).
+    @Test func aStatusCarriesItsSoundOutput() throws {
+        var status = Status(epoch: 3, state: .ready, skewMs: 0.5, rttMs: 1.2)
+        status.output = OutputReport(driver: "pulse", device: "bluez_sink.headset", delayMs: 182.5, audioDelayMs: -40, renderedMs: 110)
+        let text = PartyProtocol.encode(.status(status))
+        #expect(text.contains(#""output":{"#))
+        #expect(try PartyProtocol.decode(text) == .status(status))
+        #expect(status.output?.summary == "pulse on bluez_sink.headset, 183 ms, audio delay -40 ms")
+        #expect(abs((status.output?.committed ?? 0) - 0.2225) < 1e-9)
+    }
+
     @Test func missingRequiredFieldIsReported() {
         #expect(decodeError(#"{"type":"timePing","id":1}"#) == .badFields(type: "timePing", detail: "missing \"t0\""))
         #expect(decodeError(#"{"type":"chat"}"#) == .badFields(type: "chat", detail: "missing \"text\""))
-        #expect(decodeError(#"{"type":"hello","version":5,"party":"p","name":"n"}"#)
+        #expect(decodeError(#"{"type":"hello","version":6,"party":"p","name":"n"}"#)
             == .badFields(type: "hello", detail: "missing \"key\""))
         // Nested: a left whose participant lacks joinedAt.
         guard case .badFields(let type, let detail) = decodeError(

@@ -126,22 +126,26 @@ import Testing
         h.connect(5, at: 2)
         let v1 = h.sendText(5, #"{"type":"hello","version":1,"party":"old","key":"k","name":"Old","create":{"items":["a.mp4"],"control":"host","handoff":false,"graceSeconds":30,"stallWaitSeconds":3}}"#, at: 2)
         #expect(v1.errors(to: 5).map(\.code) == [.versionMismatch])
-        #expect(v1.errors(to: 5).first?.message.contains("protocol 5, the client 1") == true)
+        #expect(v1.errors(to: 5).first?.message.contains("protocol 6, the client 1") == true)
         // A version-2 host (base64 relay chunks) as it was written: the same.
         h.connect(6, at: 2)
         let v2 = h.sendText(6, #"{"type":"hello","version":2,"party":"old2","key":"k","name":"Old","create":{"items":[{"title":"a.mp4","identity":{"duration":60,"streams":["video h264 640x360"],"bytes":519820,"sampleSHA256":"00"}}],"control":"host","handoff":false,"graceSeconds":30,"stallWaitSeconds":3}}"#, at: 2)
         #expect(v2.errors(to: 6).map(\.code) == [.versionMismatch])
-        #expect(v2.errors(to: 6).first?.message == "version mismatch: this server speaks protocol 5, the client 2")
+        #expect(v2.errors(to: 6).first?.message == "version mismatch: this server speaks protocol 6, the client 2")
         #expect(v2.closed == [6])
         #expect(h.core.partyCount == 1)
         // A version-3 member (no cluster redirects) as it was written: the same clear error.
         h.connect(7, at: 2)
         let v3 = h.sendText(7, #"{"type":"hello","version":3,"party":"old","key":"k","name":"Old"}"#, at: 2)
-        #expect(v3.errors(to: 7).first?.message == "version mismatch: this server speaks protocol 5, the client 3")
+        #expect(v3.errors(to: 7).first?.message == "version mismatch: this server speaks protocol 6, the client 3")
         // A version-4 member (no `nodes` updates) as it was written: the same clear error.
         h.connect(8, at: 2)
         let v4 = h.sendText(8, #"{"type":"hello","version":4,"party":"old","key":"k","name":"Old"}"#, at: 2)
-        #expect(v4.errors(to: 8).first?.message == "version mismatch: this server speaks protocol 5, the client 4")
+        #expect(v4.errors(to: 8).first?.message == "version mismatch: this server speaks protocol 6, the client 4")
+        // A version-5 member (no sound output in its status) as it was written: the same clear error.
+        h.connect(9, at: 2)
+        let v5 = h.sendText(9, #"{"type":"hello","version":5,"party":"old","key":"k","name":"Old"}"#, at: 2)
+        #expect(v5.errors(to: 9).first?.message == "version mismatch: this server speaks protocol 6, the client 5")
     }
 
     @Test func secondHostIsRefused() {
@@ -383,6 +387,29 @@ import Testing
         let none = h.send(1, .command(Command(id: 5, action: .rate)), at: 15)
         #expect(none.messages(to: 1) == [.refused(Refused(id: 5, reason: "rate needs a value"))])
         #expect(h.core.timeline(of: h.party)?.rate == 1.5)
+    }
+
+    /// A member on an output that holds 300 ms (a TV) and renders 120 ms beyond it: every command
+    /// reaches it before that sound is taken, a rate change before it is rendered; `/who` shows it.
+    @Test func commandsAreLedByTheSlowestSoundOutput() throws {
+        let h = ServerHarness()
+        h.standardParty()
+        let tv = OutputReport(driver: "pulse", device: "hdmi", delayMs: 300, audioDelayMs: nil, renderedMs: 120)
+        var status = Status(epoch: 1, state: .ready, rttMs: 20)
+        status.output = tv
+        h.send(2, .status(status), at: 9)
+        let play = try #require(h.send(1, .command(Command(id: 1, action: .play)), at: 10).timelines.first)
+        #expect(near(play.partyTime, 10 + 0.02 + 0.3 + PartyServerCore.commandMargin))
+        let rate = try #require(h.send(1, .command(Command(id: 2, action: .rate, value: 1.5)), at: 12).timelines.first)
+        #expect(near(rate.partyTime, 12 + 0.02 + 0.42 + PartyServerCore.commandMargin))
+        let seek = try #require(h.send(1, .command(Command(id: 3, action: .seek, value: 5)), at: 14).timelines.first)
+        #expect(near(seek.partyTime, 14 + 0.02 + 0.3 + PartyServerCore.seekPrerollMargin))
+        // Its output is in everyone's list; an absurd report is bounded, not obeyed.
+        #expect(h.core.participants(of: h.party).first { $0.id == "p2" }?.presence?.output == tv)
+        status.output = OutputReport(driver: "pulse", device: nil, delayMs: 1e9, audioDelayMs: nil, renderedMs: 1e9)
+        h.send(2, .status(status), at: 15)
+        let bounded = try #require(h.send(1, .command(Command(id: 4, action: .pause)), at: 16).timelines.first)
+        #expect(bounded.partyTime <= 16 + PartyServerCore.maxLead)
     }
 
     @Test func itemChangeJumpsToTheStart() throws {

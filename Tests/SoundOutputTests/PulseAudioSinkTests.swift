@@ -30,8 +30,8 @@ struct PulseAudioSinkTests {
         }
         // Eight clicks on each side, recorded (the deep output's last click comes out 180 ms later).
         try await waitUntil("eight clicks played", within: 30) { sources.allSatisfy { $0.clicksWritten >= 9 } }
-        try await waitUntil("the deep output to report its delay") { deep.output.reportedDelay > 0.06 }
-        let delays = (shallow.output.reportedDelay, deep.output.reportedDelay)
+        try await waitUntil("the deep output to report its delay") { (deep.output?.reportedDelay ?? 0) > 0.06 }
+        let delays = (shallow.output?.reportedDelay ?? 0, deep.output?.reportedDelay ?? 0)
         try await Task.sleep(for: .milliseconds(400))  // what was queued reaches the recording
         shallow.stop()
         deep.stop()

@@ -12,6 +12,15 @@ extension ParticipantCore {
         return [statusMessage(currentState(seat), seat: seat)]
     }
 
+    /// Its sound output now (nil: none): a status tells the party when it changed notably (another
+    /// device, a delay that moved), so the server can lead commands by it and `/who` shows it.
+    public mutating func outputReport(_ output: OutputReport?, now: Double) -> [Action] {
+        guard output == nil ? soundOutput != nil : output!.differsNotably(from: soundOutput) else { return [] }
+        soundOutput = output
+        guard case .seated(let seat) = phase else { return [] }
+        return [statusMessage(currentState(seat), seat: seat)]
+    }
+
     /// What its status says now, seated on `seat`.
     func currentState(_ seat: Seat) -> Status.State {
         if mediaProblem != nil { return .unavailable }
@@ -27,11 +36,13 @@ extension ParticipantCore {
 
     func statusMessage(_ state: Status.State, seat: Seat?) -> Action {
         let buffering = seat?.buffering.isActive ?? false
-        return .send(.status(Status(epoch: seat?.player.appliedEpoch ?? 0, state: state,
+        var status = Status(epoch: seat?.player.appliedEpoch ?? 0, state: state,
                                     skewMs: seat?.lastError.map { $0 * 1000 }.flatMap { $0.isFinite ? $0 : nil },
                                     rttMs: clockSync.estimate.map { $0.minDelay * 1000 },
                                     offsetUncertaintyMs: clockSync.estimate.map { $0.uncertainty * 1000 },
                                     source: mediaSource, problem: state == .unavailable ? mediaProblem : nil,
-                                    buffering: buffering && state != .ready && state != .unavailable)))
+                                    buffering: buffering && state != .ready && state != .unavailable)
+        status.output = soundOutput
+        return .send(.status(status))
     }
 }

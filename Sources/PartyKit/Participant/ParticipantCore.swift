@@ -45,6 +45,8 @@ public struct ParticipantCore: Sendable {
     /// Where this member plays the current item from, and why it cannot (reported by its player).
     public internal(set) var mediaSource: String?
     public internal(set) var mediaProblem: String?
+    /// Its sound output as last told to the party (``outputReport(_:now:)``).
+    public internal(set) var soundOutput: OutputReport?
 
     public init(hello: Hello, tuning: SyncController.Tuning = .init()) {
         self.hello = hello

@@ -24,7 +24,8 @@ public enum PartyNotice: Sendable, Equatable {
         case .participantList(let list):
             "here: " + list.map { p in
                 let role = p.role == .host ? " (host)" : ""
-                return "\(p.name)\(role)" + (p.presence.map { ": \($0.text(item: nil))" } ?? "")
+                let output = p.presence?.output.map { " [\($0.summary)]" } ?? ""
+                return "\(p.name)\(role)" + (p.presence.map { ": \($0.text(item: nil))" } ?? "") + output
             }.joined(separator: ", ")
         case .presenceChanged(let p, let item): "\(p.name) \(p.presence?.text(item: item) ?? "syncing")"
         case .hostChanged(let p): "\(p.name) is the host now"

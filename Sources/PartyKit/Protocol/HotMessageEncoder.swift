@@ -24,6 +24,8 @@ enum HotMessageEncoder {
 
     /// A status: absent optionals are left out, as the synthesized encoder does.
     private static func encode(_ status: Status) -> String? {
+        // A nested object (the sound output, sent when it changes): the codec writes it.
+        guard status.output == nil else { return nil }
         var text = "{"
         func field(_ name: String, _ value: String) {
             if text.utf8.count > 1 { text += "," }

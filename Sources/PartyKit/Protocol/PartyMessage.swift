@@ -231,6 +231,8 @@ public struct Status: Sendable, Codable, Equatable {
     /// should wait for it; with `syncing`: the group went on, and it rejoins when it can). Absent:
     /// not buffering. A field, not a state, so v2 peers that do not know it see a plain stall.
     public var buffering: Bool?
+    /// Its sound output (protocol 6; absent: no sound output, as a headless member).
+    public var output: OutputReport?
     public init(epoch: Int, state: State, skewMs: Double? = nil, rttMs: Double? = nil, offsetUncertaintyMs: Double? = nil,
                 source: String? = nil, problem: String? = nil, buffering: Bool? = nil) {
         self.epoch = epoch

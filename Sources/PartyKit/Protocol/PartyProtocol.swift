@@ -9,7 +9,9 @@ public enum PartyProtocol {
     ///    node that serves its party, and a welcome lists the live nodes (`nodes`) to reconnect to.
     /// 5: a cluster node tells its members when the live nodes change (`nodes`, ``NodeList``), so a
     ///    node added after they joined is one they can reconnect to.
-    public static let version = 5
+    /// 6: a member's status carries its sound output (`output`, ``OutputReport``): the delay its output
+    ///    reports and what it renders ahead, which the server adds to the lead of every command.
+    public static let version = 6
     /// Largest message accepted (bytes of JSON). A welcome with 50 chat lines and a long participant
     /// list stays far below it; anything larger is an attack or a bug.
     public static let maxMessageBytes = 64 * 1024

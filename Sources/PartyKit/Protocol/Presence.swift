@@ -19,7 +19,11 @@ public struct Presence: Sendable, Codable, Equatable {
     /// Its stream ran dry and it is refilling its read-ahead (with `stalled` or `syncing`); absent
     /// otherwise. A field rather than a state, so v2 peers that do not know it still decode the list.
     public var buffering: Bool?
-    public init(state: State, source: String? = nil, problem: String? = nil, buffering: Bool? = nil) {
+    /// Its sound output, as it last reported it (protocol 6).
+    public var output: OutputReport?
+    public init(state: State, source: String? = nil, problem: String? = nil, buffering: Bool? = nil,
+                output: OutputReport? = nil) {
+        self.output = output
         self.state = state
         self.source = source
         self.problem = problem

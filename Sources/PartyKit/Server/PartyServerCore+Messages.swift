@@ -49,10 +49,10 @@ extension PartyServerCore {
         }
         let current = party.timeline
         let jump = command.action == .seek || command.action == .item
-        // A rate change needs the long lead too: players cut their audio exactly on the change
-        // only if they have not rendered that far ahead yet. A command never lands before the
-        // one it follows (a pause right after a seek must not undo the seek).
-        let at = max(now + party.lead(jump: jump || command.action == .rate), current.partyTime)
+        // A rate change needs a longer lead: players cut their audio exactly on the change only if
+        // they have not rendered that far ahead yet. A command never lands before the one it
+        // follows (a pause right after a seek must not undo the seek).
+        let at = max(now + party.lead(jump: jump, rate: command.action == .rate), current.partyTime)
         var next = current.continued(at: at)
         // A group paused only while it waits for a stalled member was playing: a seek, item or
         // rate change then plays on (ending the wait must not leave the party paused for good).

@@ -31,10 +31,20 @@ struct PartyState: Sendable {
     var participants: [ParticipantInfo] { seats.values.map(\.info).sorted { $0.joinedAt < $1.joinedAt } }
 
     /// Seconds between deciding a command and its instant: every participant must hear of it first
-    /// (the slowest one-way latency, from reported round trips) and, for a jump, preroll the seek.
-    func lead(jump: Bool) -> Double {
+    /// (the slowest one-way latency, from reported round trips), before its sound output has taken
+    /// the sound of that instant (the delay it reports: a Bluetooth headset or a TV holds a tenth of
+    /// a second or more), and for a jump, preroll the seek. A rate change must also come before the
+    /// sound of its instant is rendered at the old rate (what the member says it renders ahead).
+    func lead(jump: Bool, rate: Bool = false) -> Double {
         let worstRTT = seats.values.compactMap(\.rtt).max() ?? 0.1
-        let margin = jump ? PartyServerCore.seekPrerollMargin : PartyServerCore.commandMargin
-        return min(max(worstRTT + margin, PartyServerCore.minLead), PartyServerCore.maxLead)
+        let outputs = seats.values.compactMap { $0.connection == nil ? nil : $0.info.presence?.output }
+        let committed = outputs.map(\.committed).max() ?? 0
+        var ahead = committed + (jump ? PartyServerCore.seekPrerollMargin : PartyServerCore.commandMargin)
+        if rate {
+            // Members that do not report their output (headless, older) render up to this far ahead.
+            ahead = max(ahead, (outputs.map(\.rendered).max() ?? 0) + PartyServerCore.commandMargin,
+                        PartyServerCore.seekPrerollMargin)
+        }
+        return min(max(worstRTT + ahead, PartyServerCore.minLead), PartyServerCore.maxLead)
     }
 }

@@ -8,6 +8,6 @@ extension Presence {
         case .unavailable: .unavailable
         }
         self.init(state: state, source: status.source, problem: state == .unavailable ? status.problem : nil,
-                  buffering: status.buffering)
+                  buffering: status.buffering, output: status.output)
     }
 }

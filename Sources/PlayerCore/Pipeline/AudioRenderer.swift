@@ -1,6 +1,7 @@
 import DequeModule
 import FFmpegKit
 import Foundation
+import Synchronization
 
 /// The audio stage: decoded frames → tempo (pitch-preserving speed) → resampler (sink format,
 /// small corrections) → a short buffer of chunks that the sink pulls from.
@@ -37,6 +38,15 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
     /// The producer has queued everything of this serial (its stream ended).
     private var finishedSerial: Int?
     private var aborted = false
+
+    /// The longest chunk rendered (frames): the buffer may hold that much beyond its capacity.
+    private let longestChunk = Atomic<Int>(0)
+
+    /// Seconds of sound this stage may have rendered ahead of the sink's pull: its buffer and one
+    /// more chunk. A rate change must be known before the sound at its instant is rendered.
+    var renderedAhead: Double {
+        Self.bufferSeconds + Double(longestChunk.load(ordering: .relaxed)) / Double(format.sampleRate)
+    }
 
     /// The sink's output delay, read on every pull (a device may report it changing).
     private let latency: @Sendable () -> Double
@@ -127,6 +137,7 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
     /// Appends a chunk, waiting while the buffer is full. False once aborted.
     private func enqueue(serial: Int, data: [UInt8], frames count: Int, start: Double, mediaPerFrame: Double) -> Bool {
         guard count > 0 else { return !condition.withLock { aborted } }
+        if count > longestChunk.load(ordering: .relaxed) { longestChunk.store(count, ordering: .relaxed) }
         let capacity = Int(Self.bufferSeconds * Double(format.sampleRate))
         condition.lock()
         defer { condition.unlock() }

@@ -266,6 +266,17 @@ public final class Player: Sendable {
     }
 
     /// Changes speed, keeping the pitch; clamped to ``rateRange``.
+    /// The sound output this player plays on (nil: none, or not a sound output).
+    public var audioOutput: AudioOutputStatus? { audioSink?.output }
+
+    /// How long before it is heard this player's sound is committed: what its output has queued (its
+    /// delay, less the audio delay) and what its audio stage has rendered. A command that reaches
+    /// the player later than this before its instant is heard late. 0 without sound.
+    public var soundCommitted: Double {
+        guard let renderer, let audioSink else { return 0 }
+        return max(0, audioSink.latency) + renderer.renderedAhead
+    }
+
     public func setRate(_ rate: Double) {
         let r = min(max(rate, Self.rateRange.lowerBound), Self.rateRange.upperBound)
         let now = control.time.now()

@@ -8,6 +8,8 @@ public protocol AudioSink: AnyObject, Sendable {
     func format(sourceRate: Int, sourceChannels: Int) -> AudioFormat
     /// Seconds between a pull and the moment its first sample is heard (the device's output delay).
     var latency: Double { get }
+    /// What the output is (nil: not a sound output, as a WAV file or the pacing thread of headless play).
+    var output: AudioOutputStatus? { get }
     /// Begins pulling from `source` on the sink's own thread.
     func start(_ source: any AudioSource, format: AudioFormat)
     /// Stops pulling; returns once no pull is running.
@@ -24,6 +26,10 @@ public protocol AudioSource: AnyObject, Sendable {
     /// For sinks that run as fast as decoding (`--fast`): waits up to `timeout` seconds for decoded
     /// samples and returns how many frames it wrote (0 when none came).
     func pullAvailable(into buffer: UnsafeMutableRawBufferPointer, frames: Int, timeout: Double) -> Int
+}
+
+extension AudioSink {
+    public var output: AudioOutputStatus? { nil }
 }
 
 extension AudioSource {

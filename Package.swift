@@ -35,6 +35,10 @@ let package = Package(
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2 SDL2_ttf", providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]),
         // libass for styled subtitles (ASS/SSA and every text format libavcodec turns into ASS lines).
         .systemLibrary(name: "CLibass", pkgConfig: "libass", providers: [.apt(["libass-dev"])]),
+        // libnatpmp (NAT-PMP, RFC 6886; Debian ships no .pc file for it) and libminiupnpc (UPnP-IGD)
+        // for port mapping on the home router.
+        .systemLibrary(name: "CNatPMP", providers: [.apt(["libnatpmp-dev"])]),
+        .systemLibrary(name: "CMiniUPnPc", pkgConfig: "miniupnpc", providers: [.apt(["libminiupnpc-dev"])]),
         // Small values and primitives every module may use: HostPort, the one host:port type; Awaitable,
         // the one waiter; WorkQueue, the one queue of a player's commands. Links nothing.
         .target(name: "TandemBase"),
@@ -127,6 +131,17 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // A port on the home router mapped to this machine for a serving command's life: PCP (our own
+        // code), NAT-PMP (libnatpmp), UPnP-IGD (libminiupnpc); a pure state machine and its driver.
+        // Server role: links no decoder.
+        .target(
+            name: "PortMapping",
+            dependencies: [
+                "CNatPMP", "CMiniUPnPc", "TandemBase",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // A party member on the network: ParticipantCore on a real connection with real players

@@ -58,7 +58,10 @@ public enum ServerProbe {
         let channel: any Channel
         do { channel = try await bootstrap.connect(host: host, port: port).get() } catch {
             let reason = WebSocketClient.describeConnectFailure(error, address: address, timeout: Double(timeout))
-            throw SecurityError.probe("cannot learn the certificate of \(address): \(reason)")
+            let failure = SecurityError.probe("cannot learn the certificate of \(address): \(reason)")
+            // No channel, so no handshake will complete it: an unfulfilled promise is a leak NIO traps on.
+            done.fail(failure)
+            throw failure
         }
         let deadline = eventLoop.scheduleTask(in: .seconds(timeout)) {
             done.fail(SecurityError.probe("\(address) did not complete a TLS handshake within \(timeout) s"))

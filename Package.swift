@@ -311,6 +311,9 @@ let package = Package(
             path: "Tests/TestSupportTLS"
         ),
         .testTarget(name: "TandemBaseTests", dependencies: ["TandemBase"]),
+        // The mapping machine, the PCP codec and the address rules; and real NATs in network
+        // namespaces (scripts/netns.sh, scripts/test-gateway.py) with the built tandem.
+        .testTarget(name: "PortMappingTests", dependencies: ["TestSupport", "PortMapping", "TandemBase"]),
         .testTarget(name: "FFmpegKitTests", dependencies: ["TestSupport", "FFmpegKit", "CFFmpeg"]),
         .testTarget(
             name: "PartyClusterTests",

@@ -212,7 +212,7 @@ let package = Package(
         .target(
             name: "PartyService",
             dependencies: [
-                "PartyServer", "PartyKit", "PartyCluster", "PartySecurity", "SyncplayGateway", "TandemBase",
+                "PartyServer", "PartyKit", "PartyCluster", "PartySecurity", "SyncplayGateway", "TandemBase", "PortMapping",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -27,6 +27,6 @@ extension HostCommand {
     /// own certificate (not merely something listening); without, a TCP connection opens.
     static func reachabilityCheck(expecting fingerprint: String?) -> @Sendable (HostPort) async -> Bool {
         guard let fingerprint else { return ReachabilityCheck.connects(to:) }
-        return { address in (try? await ServerProbe.fingerprint(host: address.host, port: address.port)) == fingerprint }
+        return { address in await ServerProbe.shows(fingerprint: fingerprint, host: address.host, port: address.port) }
     }
 }

@@ -76,7 +76,8 @@ struct NATPMPClient: Sendable {
     /// libnatpmp's error codes, as what the gateway meant.
     static func answer(forError code: Int32) -> MappingAnswer {
         switch code {
-        case NATPMP_ERR_RECVFROM, NATPMP_ERR_CONNECTERR, NATPMP_ERR_SENDERR:
+        // NOGATEWAYSUPPORT: an ICMP "port unreachable" (or retries run out).
+        case NATPMP_ERR_NOGATEWAYSUPPORT, NATPMP_ERR_RECVFROM, NATPMP_ERR_CONNECTERR, NATPMP_ERR_SENDERR:
             .noAnswer("nothing answers on port \(PCP.serverPort)")
         case NATPMP_ERR_UNSUPPORTEDVERSION: .refused(MappingRefusal(.other, "unsupported version"))
         case NATPMP_ERR_NOTAUTHORIZED: .refused(MappingRefusal(.other, "not authorized"))

@@ -71,7 +71,7 @@ import Testing
             Issue.record("606 is a refusal"); return
         }
         guard case .noAnswer = UPnPClient.answer(forError: -3) else { Issue.record("an HTTP error is no answer"); return }
-        guard case .noAnswer = NATPMPClient.answer(forError: -5) else { Issue.record("ICMP unreachable is no answer"); return }
+        guard case .noAnswer = NATPMPClient.answer(forError: -7) else { Issue.record("ICMP unreachable is no answer"); return }
         #expect(NATPMPClient.answer(forError: -51) == .refused(MappingRefusal(.other, "not authorized")))
     }
 }

@@ -4,7 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # syncplay-server, syncplay and mpv: the Syncplay tests run against the real thing; postgresql: the
 # cluster directory's tests run against a throwaway PostgreSQL (scripts/with-postgres.sh).
-scripts/install-deps.sh syncplay-server syncplay mpv postgresql
+# iproute2, nftables and python3: the port mapping tests' real NAT in network namespaces (scripts/netns.sh).
+scripts/install-deps.sh syncplay-server syncplay mpv postgresql iproute2 nftables python3
 # Package.swift declares every import, and the server side links no decoder (docs/architecture.md).
 python3 scripts/check-imports.py
 swift build --build-tests

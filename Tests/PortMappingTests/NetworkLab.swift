@@ -4,7 +4,7 @@ import TestSupport
 
 /// A home network behind a real NAT router for one test, in network namespaces that
 /// scripts/netns.sh makes: `home` (the host), `router` (nftables masquerade, and the tests'
-/// gateway from scripts/test-gateway.py when the test starts one), `net` (the internet side, the
+/// gateway from scripts/test-gateway/gateway.py when the test starts one), `net` (the internet side, the
 /// guest). Names are unique to the lab, so tests run at the same time never meet; ``with(wan:_:)``
 /// removes them, whatever the test did.
 struct NetworkLab: Sendable {
@@ -22,7 +22,7 @@ struct NetworkLab: Sendable {
     var routerWAN: String { "\(wan).1" }
 
     static let script = Repository.root.appendingPathComponent("scripts/netns.sh").path
-    static let gatewayScript = Repository.root.appendingPathComponent("scripts/test-gateway.py").path
+    static let gatewayScript = Repository.root.appendingPathComponent("scripts/test-gateway/gateway.py").path
 
     // MARK: Whether this machine can
 
@@ -94,10 +94,10 @@ struct NetworkLab: Sendable {
                          adding: xdg.mapValues { folder.path("\(who)/\($0)") })
     }
 
-    /// The tests' gateway in the router, started with `options` (scripts/test-gateway.py), once it
+    /// The tests' gateway in the router, started with `options` (scripts/test-gateway/gateway.py), once it
     /// listens.
     func gateway(_ options: [String], external: String? = nil) async throws -> ChildProcess {
-        let gateway = try start(in: .router, ["python3", Self.gatewayScript, "--lan", Self.routerLAN,
+        let gateway = try start(in: .router, ["python3", "-B", Self.gatewayScript, "--lan", Self.routerLAN,
                                               "--external", external ?? routerWAN] + options)
         _ = try await gateway.line(within: 60) { $0 == "ready" }
         return gateway

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A mapping's life on a real NAT (scripts/netns.sh, scripts/test-gateway.py): a short lease kept
+/// A mapping's life on a real NAT (scripts/netns.sh, scripts/test-gateway/gateway.py): a short lease kept
 /// by renewals, a gateway that restarts mid-party, and `serve`'s mapping.
 @Suite(.enabled(if: NetworkLab.available, NetworkLab.skipReason))
 struct RealNATLeaseTests {

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `tandem host` at home behind a real NAT (network namespaces, nftables; scripts/netns.sh) and the
-/// tests' gateway (scripts/test-gateway.py: PCP, NAT-PMP, UPnP on the wire, real DNAT rules): the
+/// tests' gateway (scripts/test-gateway/gateway.py: PCP, NAT-PMP, UPnP on the wire, real DNAT rules): the
 /// host prints the internet link first and the LAN link after it, a guest on the internet side
 /// joins with the printed link and nothing else, streams the file through the router and gets in
 /// sync, and no mapping outlives the host, however it ends.

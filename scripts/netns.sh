@@ -8,6 +8,7 @@
 #                                         WAN_PREFIX: the router's WAN /24 (default 203.0.113, a
 #                                         documentation range; 100.64.0 puts it behind carrier-grade NAT)
 #   scripts/netns.sh forward ID EXT_PORT INTERNAL_PORT   a manual port forward on the router (no hairpin)
+#   scripts/netns.sh silence ID           the router drops PCP, NAT-PMP and SSDP without a word (no ICMP)
 #   scripts/netns.sh down ID              remove them (what is left running in them is killed first)
 #   scripts/netns.sh check                whether this machine can make namespaces (exit 0), else why
 #
@@ -70,6 +71,17 @@ table ip tdmforward {
 }
 EOF
     ;;
+silence)
+    router=$(ns "$2" router)
+    ip netns exec "$router" nft -f - <<EOF
+table ip tdmsilence {
+    chain input {
+        type filter hook input priority filter; policy accept;
+        udp dport { 1900, 5351 } drop
+    }
+}
+EOF
+    ;;
 down)
     id=$2
     for part in home router net; do
@@ -79,7 +91,7 @@ down)
     done
     ;;
 *)
-    echo "usage: $0 check | up ID [WAN_PREFIX] | forward ID EXT_PORT INTERNAL_PORT | down ID" >&2
+    echo "usage: $0 check | up ID [WAN_PREFIX] | forward ID EXT_PORT INTERNAL_PORT | silence ID | down ID" >&2
     exit 2
     ;;
 esac

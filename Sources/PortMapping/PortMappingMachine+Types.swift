@@ -77,7 +77,12 @@ extension PortMappingMachine {
         /// The mapping lost, when this attempt maps again after a loss.
         public var previous: PortMappingGrant?
         /// What each method that failed said.
-        public var reasons: [String] = []
+        public var failures: [MappingMethod: String] = [:]
+
+        /// The failures as lines, in the order the methods are tried (whichever ended first).
+        var reasons: [String] {
+            [MappingMethod.pcp, .natPMP, .upnp].compactMap { method in failures[method].map { "\(method): \($0)" } }
+        }
 
         /// Mapping requests under way (each may still create a mapping at the gateway).
         var requestsInFlight: Int { (pmp == .failed ? 0 : 1) + (upnp == .asking ? 1 : 0) }

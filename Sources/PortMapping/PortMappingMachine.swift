@@ -54,7 +54,7 @@ public struct PortMappingMachine: Sendable {
         case .upnpSearched(let found, let detail):
             guard case .probing(var probe) = state, probe.upnp == .searching else { return [] }
             probe.upnp = found ? .found : .notFound
-            if !found { probe.reasons.append("UPnP: \(detail)") }
+            if !found { probe.failures[.upnp] = detail }
             return afterPMP(probe)
         case .checked(let ok):
             guard case .checking(let checking) = state else { return [] }
@@ -97,14 +97,14 @@ public struct PortMappingMachine: Sendable {
                 return granted(grant, probe, now: now)
             case (.pcp, .speaksNATPMPOnly), (.pcp, .noAnswer):
                 // No PCP here: a NAT-PMP gateway answers version 0 (an old one may not answer at all).
-                if let why = answer.failure, answer != .speaksNATPMPOnly { probe.reasons.append("PCP: \(why)") }
+                if let why = answer.failure, answer != .speaksNATPMPOnly { probe.failures[.pcp] = why }
                 probe.pmp = .asking(.natPMP)
                 state = .probing(probe)
                 return [.request(.natPMP, externalPort: probe.asked, lifetime: Self.requestedLifetime)]
             default:
                 // A refusal (PCP's NOT_AUTHORIZED…): NAT-PMP on the same port would say the same.
                 probe.pmp = .failed
-                probe.reasons.append("\(method): \(answer.failure ?? "")")
+                probe.failures[method] = answer.failure ?? ""
                 return afterPMP(probe)
             }
         case .renewing(let held):
@@ -168,7 +168,7 @@ public struct PortMappingMachine: Sendable {
             return [.request(.upnp, externalPort: probe.port, lifetime: 0)]
         default:
             probe.upnp = .failed
-            probe.reasons.append("UPnP: \(answer.failure ?? "")")
+            probe.failures[.upnp] = answer.failure ?? ""
             return failed(probe)
         }
     }

@@ -109,6 +109,12 @@ struct NetworkLab: Sendable {
         guard made.status == 0 else { throw LabError(description: "scripts/netns.sh forward failed: \(made.standardError)") }
     }
 
+    /// The router drops PCP, NAT-PMP and SSDP without a word: every wait runs out.
+    func silence() async throws {
+        let made = try await ChildProcess.run("bash", [Self.script, "silence", id])
+        guard made.status == 0 else { throw LabError(description: "scripts/netns.sh silence failed: \(made.standardError)") }
+    }
+
     /// The DNAT rules the gateway has installed now (`nft list chain`), one a line.
     func mappingRules() async throws -> [String] {
         let listed = try await ChildProcess.run("ip", ["netns", "exec", name(.router), "nft", "list", "chain", "ip", "testgw", "mappings"])

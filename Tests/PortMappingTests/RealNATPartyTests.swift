@@ -96,6 +96,23 @@ struct RealNATPartyTests {
         }
     }
 
+    /// A router that drops the requests without a word (no ICMP): every wait runs out, and the host
+    /// says so in one line, prints the LAN link and plays on.
+    @Test func aSilentRouterIsNoAnswerAndTheLANLink() async throws {
+        try await NetworkLab.with { lab in
+            try await lab.silence()
+            let host = try lab.host()
+            defer { host.kill() }
+            let lan = try await NetworkLab.link(of: host, reach: "lan")
+            #expect(lan.hasPrefix("tandem://\(NetworkLab.homeAddress):7777/"), "\(lan)")
+            let said = try await NetworkLab.info(of: host, containing: "no port mapping")
+            #expect(said.hasPrefix("no port mapping: the router 192.168.77.1 did not map a port (PCP: no answer; NAT-PMP: no answer; "
+                + "UPnP: no IGD answered the SSDP search), so guests on the internet cannot reach this machine; "), "\(said)")
+            host.terminate()
+            #expect(try await host.exit(within: 60) == .exited(0))
+        }
+    }
+
     /// The router's own WAN address is in 100.64.0.0/10: it maps, but the internet cannot reach it;
     /// the host says so (the CGNAT line), deletes the useless mapping, and prints the LAN link.
     @Test func carrierGradeNATIsSaidAndNothingStaysMapped() async throws {

@@ -1,5 +1,4 @@
 import TandemBase
-import Synchronization
 
 /// Keeps a port on the home router mapped to this machine for as long as its owner runs: drives a
 /// ``PortMappingMachine`` with real requests — PCP over a UDP socket of its own, NAT-PMP through
@@ -24,7 +23,6 @@ public actor PortMapper {
     public nonisolated let reports: AsyncStream<PortMappingReport>
     private let continuation: AsyncStream<PortMappingReport>.Continuation
     private var machine: PortMappingMachine?
-    private let route: DefaultRoute?
     private let lanAddress: IPv4Address?
     private let check: @Sendable (HostPort) async -> Bool
     private let nonce: [UInt8]
@@ -41,7 +39,6 @@ public actor PortMapper {
     public init(internalPort: Int, route: DefaultRoute? = DefaultRoute.current(), lanAddress: IPv4Address?,
                 check: @escaping @Sendable (HostPort) async -> Bool = ReachabilityCheck.connects(to:)) {
         (reports, continuation) = AsyncStream.makeStream()
-        self.route = route
         self.lanAddress = lanAddress
         self.check = check
         var rng = SystemRandomNumberGenerator()

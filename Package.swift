@@ -37,6 +37,10 @@ let package = Package(
         .systemLibrary(name: "CLibass", pkgConfig: "libass", providers: [.apt(["libass-dev"])]),
         // libpulse's asynchronous API, for the sound output that knows its delay.
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+        // libnatpmp (NAT-PMP, RFC 6886; Debian ships no .pc file for it) and libminiupnpc (UPnP-IGD)
+        // for port mapping on the home router.
+        .systemLibrary(name: "CNatPMP", providers: [.apt(["libnatpmp-dev"])]),
+        .systemLibrary(name: "CMiniUPnPc", pkgConfig: "miniupnpc", providers: [.apt(["libminiupnpc-dev"])]),
         // Small values and primitives every module may use: HostPort, the one host:port type; Awaitable,
         // the one waiter; WorkQueue, the one queue of a player's commands. Links nothing.
         .target(name: "TandemBase"),
@@ -134,6 +138,17 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // A port on the home router mapped to this machine for a serving command's life: PCP (our own
+        // code), NAT-PMP (libnatpmp), UPnP-IGD (libminiupnpc); a pure state machine and its driver.
+        // Server role: links no decoder.
+        .target(
+            name: "PortMapping",
+            dependencies: [
+                "CNatPMP", "CMiniUPnPc", "TandemBase",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         // A party member on the network: ParticipantCore on a real connection with real players
         // (stories), media identified, played locally or streamed through the pinned tunnel; the
         // host's upstream of its files to a server.
@@ -202,7 +217,7 @@ let package = Package(
         .target(
             name: "PartyService",
             dependencies: [
-                "PartyServer", "PartyKit", "PartyCluster", "PartySecurity", "SyncplayGateway", "TandemBase",
+                "PartyServer", "PartyKit", "PartyCluster", "PartySecurity", "SyncplayGateway", "TandemBase", "PortMapping",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -259,7 +274,7 @@ let package = Package(
                 "TandemApp", "TandemBench", "TandemBase",
                 "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity", "PartyServer",
                 "PartyClient", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayGateway",
-                "SyncplayClient", "PartyService", "SubtitleKit", "SoundOutput",
+                "SyncplayClient", "PartyService", "SubtitleKit", "SoundOutput", "PortMapping",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -301,6 +316,9 @@ let package = Package(
             path: "Tests/TestSupportTLS"
         ),
         .testTarget(name: "TandemBaseTests", dependencies: ["TandemBase"]),
+        // The mapping machine, the PCP codec and the address rules; and real NATs in network
+        // namespaces (scripts/netns.sh, scripts/test-gateway.py) with the built tandem.
+        .testTarget(name: "PortMappingTests", dependencies: ["TestSupport", "PortMapping", "TandemBase"]),
         .testTarget(name: "FFmpegKitTests", dependencies: ["TestSupport", "FFmpegKit", "CFFmpeg"]),
         .testTarget(
             name: "PartyClusterTests",

@@ -32,6 +32,12 @@ public enum ServerProbe {
         return fingerprint
     }
 
+    /// Whether `host:port` shows the certificate of `fingerprint`: a server's check that an address
+    /// (its router's external one) reaches that server itself, not merely something listening.
+    public static func shows(fingerprint: String, host: String, port: Int) async -> Bool {
+        (try? await self.fingerprint(host: host, port: port)) == fingerprint
+    }
+
     /// Whether `host:port` shows a certificate that chains to the system's trust store (or `extraRoots`)
     /// and names `host`: then members verify it as usual and links carry no fingerprint.
     public static func verifies(host: String, port: Int, extraRoots: [String] = []) async -> Bool {
@@ -58,7 +64,10 @@ public enum ServerProbe {
         let channel: any Channel
         do { channel = try await bootstrap.connect(host: host, port: port).get() } catch {
             let reason = WebSocketClient.describeConnectFailure(error, address: address, timeout: Double(timeout))
-            throw SecurityError.probe("cannot learn the certificate of \(address): \(reason)")
+            let failure = SecurityError.probe("cannot learn the certificate of \(address): \(reason)")
+            // No channel, so no handshake will complete it: an unfulfilled promise is a leak NIO traps on.
+            done.fail(failure)
+            throw failure
         }
         let deadline = eventLoop.scheduleTask(in: .seconds(timeout)) {
             done.fail(SecurityError.probe("\(address) did not complete a TLS handshake within \(timeout) s"))

@@ -4,6 +4,7 @@ import PartyCluster
 import PartyKit
 import PartySecurity
 import PartyServer
+import PortMapping
 import ServiceLifecycle
 import SyncplayGateway
 import TandemBase
@@ -17,10 +18,11 @@ import TandemBase
 /// | 1 | second signal (``SecondSignalService``) | first: its signal sources | last; till then a second SIGINT/SIGTERM ends the process |
 /// | 2 | cluster node (`cluster.url`) | joins once the others listen | after the admin port: leaves the directory |
 /// | 3 | admin port (`admin.listen`) | listens after the party port | after the party port (503 through the drain) |
-/// | 4 | party port (`listen`) | listens first | after the gateway: closes what is left |
-/// | 5 | Syncplay gateway (`syncplay`) | listens after the admin port | after the drain (which stopped its listening): closes its clients |
-/// | 6 | drain (``PartyServerService``) | at once: keeps the gauges | first: drains |
-/// | 7 | duration (`--duration`) | at once | when it is over, it shuts the group down |
+/// | 4 | party port (`listen`) | listens first | after the port mapping: closes what is left |
+/// | 5 | port mapping (``PortMappingService``) | once the party port listens | after the gateway: deletes the router's mapping |
+/// | 6 | Syncplay gateway (`syncplay`) | listens after the admin port | after the drain (which stopped its listening): closes its clients |
+/// | 7 | drain (``PartyServerService``) | at once: keeps the gauges | first: drains |
+/// | 8 | duration (`--duration`) | at once | when it is over, it shuts the group down |
 ///
 /// Each listening part starts when the one before it listens, so the lines it prints keep their
 /// order: `listening on HOST:PORT`, `fingerprint FP`, `admin listening on …`, `syncplay gateway on …`,
@@ -57,6 +59,10 @@ public final class ServeApplication: Sendable {
         if let text = settings.syncplay {
             guard let a = SyncplayGatewayAddress(parsing: text) else { throw ServeError("syncplay must be [HOST:]PORT, not \"\(text)\"") }
             gatewayAddress = a
+        }
+        var publicAddress: PublicAddress?
+        if let text = settings.publicAddress {
+            do { publicAddress = try PublicAddress(parsing: text) } catch { throw ServeError("public.address: \(error)") }
         }
         var clusterURL: ClusterDatabaseURL?
         var clusterAddress: HostPort?
@@ -164,6 +170,12 @@ public final class ServeApplication: Sendable {
         }
         if let admin { services.append(.init(service: admin.service)) }
         services.append(.init(service: partyPort))
+        // Shut down after the drain and before the party port: the router stops sending new hosts
+        // to a server that is going away.
+        services.append(.init(service: PortMappingService(
+            listen: listen, mapping: settings.portMapping, publicAddress: publicAddress,
+            fingerprint: identity?.fingerprint,
+            partyPort: { [started = partyPort.started] in try await started.wait() }, say: say, logger: logger)))
         if let gateway { services.append(.init(service: gateway)) }
         // The gateway stops taking Syncplay clients first, so that none lands in a server that is going
         // away; those in parties are told the server is restarting with every other member.

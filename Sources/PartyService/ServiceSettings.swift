@@ -9,7 +9,8 @@ import PartyServer
 ///
 /// Keys (JSON: nested objects or dotted names; environment: upper case with `_`, prefixed `TANDEM_`):
 /// `listen`, `admin.listen`, `log.level`, `cache.dir`, `cache.size` (MB), `drain.seconds`, `cert`,
-/// `cert.key`, `state.dir`, `insecure`, `syncplay` (the Syncplay gateway's `[HOST:]PORT`), and for a cluster `cluster.url`, `cluster.node`, `cluster.address`,
+/// `cert.key`, `state.dir`, `insecure`, `syncplay` (the Syncplay gateway's `[HOST:]PORT`), `port.mapping`
+/// (true or false), `public.address` (`HOST[:PORT]`), and for a cluster `cluster.url`, `cluster.node`, `cluster.address`,
 /// `cluster.lease` (seconds). A value of the wrong type, or a key the file should not
 /// have (a typo), is an error naming the key and where it came from, never a silent default.
 public struct ServiceSettings: Sendable, Equatable {
@@ -27,6 +28,11 @@ public struct ServiceSettings: Sendable, Equatable {
     public var certKey: String?
     public var stateDir: String?
     public var insecure = false
+    /// Ask the home router to forward a port to the party port (PCP, NAT-PMP, UPnP) when listening
+    /// on a LAN address.
+    public var portMapping = true
+    /// Where hosts on the internet dial when a port is forwarded by hand (`HOST[:PORT]`): no mapping.
+    public var publicAddress: String?
     /// Where the Syncplay gateway listens, `[HOST:]PORT` as `--syncplay` takes it (a bare port: the
     /// listen address's host); nil: no gateway. A file may give the port as a number.
     public var syncplay: String?
@@ -45,7 +51,7 @@ public struct ServiceSettings: Sendable, Equatable {
 
     /// Every key a config file may hold.
     public static let keys = ["listen", "admin.listen", "log.level", "cache.dir", "cache.size", "drain.seconds",
-                              "cert", "cert.key", "state.dir", "insecure", "syncplay",
+                              "cert", "cert.key", "state.dir", "insecure", "syncplay", "port.mapping", "public.address",
                               "cluster.url", "cluster.node", "cluster.address", "cluster.lease"]
     /// The environment variables' prefix.
     public static let environmentPrefix = "tandem"
@@ -114,6 +120,13 @@ public struct ServiceSettings: Sendable, Equatable {
             guard let b = Bool(text.lowercased()) else { throw .invalid("insecure", text, "true or false", source) }
             s.insecure = b
         }
+        if let b = reader.bool(forKey: "port.mapping") {
+            s.portMapping = b
+        } else if let text = try string("port.mapping") {
+            guard let b = Bool(text.lowercased()) else { throw .invalid("port.mapping", text, "true or false", source) }
+            s.portMapping = b
+        }
+        s.publicAddress = try string("public.address")
         // Text first, so that an option or a variable wins over a file's bare port number.
         if let text = reader.string(forKey: "syncplay") {
             s.syncplay = text

@@ -92,6 +92,17 @@ import WebSocketTransport
         await server.stop()
     }
 
+    /// A probe of a port nothing listens on is an error naming the address (it used to leave its
+    /// handshake promise unfulfilled, which a debug build traps on), and ``ServerProbe/shows(fingerprint:host:port:)``
+    /// says no.
+    @Test func aProbeOfAClosedPortFailsNamingTheAddress() async throws {
+        let port = try LoopbackPort.free()
+        await #expect { try await ServerProbe.fingerprint(host: "127.0.0.1", port: port) } throws: { error in
+            "\(error)".contains("cannot learn the certificate of 127.0.0.1:\(port)")
+        }
+        #expect(await !ServerProbe.shows(fingerprint: "AAAA", host: "127.0.0.1", port: port))
+    }
+
     @Test func trustOnFirstUseRemembersAndRefusesAChange() async throws {
         let state = Self.stateFolder(), client = Self.stateFolder(), other = Self.stateFolder()
         defer { for s in [state, client, other] { try? FileManager.default.removeItem(atPath: s.path) } }

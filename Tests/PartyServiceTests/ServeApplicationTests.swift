@@ -91,6 +91,15 @@ import WebSocketTransport
         return nil
     }
 
+    /// A `public.address` that is not `HOST[:PORT]` is refused before anything listens, naming it.
+    @Test func aBadPublicAddressIsNamed() {
+        var settings = Self.settings()
+        settings.publicAddress = "home.example.org:0"
+        #expect(throws: ServeError("public.address: the port of \"home.example.org:0\" must be a number from 1 to 65535")) {
+            _ = try ServeApplication(settings: settings, signals: false, say: { _ in }, warn: { _ in })
+        }
+    }
+
     /// The admin port cannot be had (another server holds it): `run()` throws that one error, the
     /// party port, already listening, is closed, and the gateway after the admin port never listened.
     @Test func anAdminPortTakenEndsTheGroupWithOneErrorAndNothingListening() async throws {

@@ -46,6 +46,21 @@ struct ServiceSettingsTests {
         }
     }
 
+    /// The router's port: on unless turned off; a forward given by hand.
+    @Test func portMappingAndPublicAddress() async throws {
+        let path = try Self.file(#"{"port": {"mapping": false}, "public.address": "home.example.org:8000"}"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let fromFile = try await ServiceSettings.resolve(options: [:], environment: [:], configFile: path)
+        #expect(!fromFile.portMapping && fromFile.publicAddress == "home.example.org:8000")
+        let fromEnvironment = try await ServiceSettings.resolve(options: [:], environment: ["TANDEM_PORT_MAPPING": "true"], configFile: path)
+        #expect(fromEnvironment.portMapping)
+        let fromOptions = try await ServiceSettings.resolve(options: ["port.mapping": "false"], environment: [:], configFile: nil)
+        #expect(!fromOptions.portMapping && fromOptions.publicAddress == nil)
+        await #expect(throws: ServiceSettingsError.invalid("port.mapping", "sometimes", "true or false", "options or TANDEM_*")) {
+            _ = try await ServiceSettings.resolve(options: [:], environment: ["TANDEM_PORT_MAPPING": "sometimes"], configFile: nil)
+        }
+    }
+
     @Test func aNumberWhereTextBelongsIsAnError() async throws {
         let path = try Self.file(#"{"listen": 5}"#)
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -6,8 +6,9 @@ package enum PartyEvent: Encodable, Sendable, Equatable {
     case chat(from: String, text: String)
     /// A line from Tandem itself ("party ended: …").
     case info(text: String)
-    /// The party's link, printed by the host.
-    case party(link: String, party: String)
+    /// The party's link, printed by the host; `reach`: whom it is for when a self-serving host has
+    /// two (`internet`, then `lan`), nil when it has one.
+    case party(link: String, party: String, reach: String? = nil)
     /// The member's state, once a second.
     case status(PartyStatusLine)
 
@@ -37,10 +38,11 @@ package enum PartyEvent: Encodable, Sendable, Equatable {
         case .info(let text):
             try c.encode(event: "info")
             try c.encode(text, forKey: "text")
-        case .party(let link, let party):
+        case .party(let link, let party, let reach):
             try c.encode(event: "party")
             try c.encode(link, forKey: "link")
             try c.encode(party, forKey: "party")
+            if let reach { try c.encode(reach, forKey: "reach") }
         case .status(let s):
             try c.encode(event: "status")
             try c.encode(s.party, forKey: "party")

@@ -70,8 +70,11 @@ package final class PartyOutput: Sendable {
         FileHandleOutput.standardError.write("\r\u{1B}[K" + (b.typed.map { "> " + $0 } ?? b.status))
     }
 
-    package func link(_ link: PartyLink) {
-        if json { lines.emit(PartyEvent.party(link: link.description, party: link.party)) } else {
+    /// The party's link on standard output (or a `party` event). `reach`: whom it is for when there
+    /// are two (`internet`, `lan`): on a terminal a line above it says so.
+    package func link(_ link: PartyLink, reach: String? = nil) {
+        if json { lines.emit(PartyEvent.party(link: link.description, party: link.party, reach: reach)) } else {
+            if let reach { printAbove(reach == "internet" ? "for guests on the internet:" : "for guests on your LAN:") }
             FileHandleOutput.standardOutput.write(link.description + "\n")
         }
     }

@@ -10,6 +10,7 @@ import PartySecurity
 import PartyServer
 import PartyClient
 import PlayerCore
+import PortMapping
 import SyncplayGateway
 import Synchronization
 
@@ -41,6 +42,12 @@ struct HostCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also trust this root certificate (PEM) when verifying the --server (a private CA).", valueName: "file"))
     var ca: String?
     @Option(help: SyncplayGatewayOption.help) var syncplay: SyncplayGatewayOption?
+    @Flag(name: .customLong("no-port-mapping"), help: "Do not ask the router to forward a port to this party (PCP, NAT-PMP, UPnP).")
+    var noPortMapping = false
+    @Option(name: .customLong("public-address"),
+            help: ArgumentHelp("Where guests on the internet dial when you forwarded a port by hand (then no port mapping); default port: the party's.",
+                               valueName: "host[:port]"))
+    var publicAddress: String?
     @OptionGroup var subtitleOptions: PartySubtitleOptions
     @OptionGroup var security: SecurityOptions
     @OptionGroup var serving: ServingOptions
@@ -58,6 +65,12 @@ struct HostCommand: AsyncParsableCommand {
         }
         if let script { _ = try PartyScript(parsing: script) }
         if let party, party.isEmpty || party.contains("/") || party.contains("?") { throw ValidationError("--party must be a plain name") }
+        if server != nil, noPortMapping || publicAddress != nil {
+            throw ValidationError("--no-port-mapping and --public-address are for serving the party here, not with --server")
+        }
+        if let publicAddress {
+            do { _ = try PublicAddress(parsing: publicAddress) } catch { throw ValidationError("--public-address: \(error)") }
+        }
     }
 
     func run() async throws {
@@ -90,6 +103,8 @@ struct HostCommand: AsyncParsableCommand {
         security.warnIfInsecure()
         var serverRunner: PartyServerRunner?
         var gateway: SyncplayGatewayServer?
+        /// The served party's own certificate fingerprint (nil: insecure): what its reachability check expects.
+        var servedFingerprint: String?
         let target: HostPort
         /// How this host trusts the party server, and the fingerprint its link carries.
         let trust: ServerTrust
@@ -115,6 +130,7 @@ struct HostCommand: AsyncParsableCommand {
                 runner = PartyServerRunner(host: listen.host, port: listen.port, tls: try identity?.makeServerContext(), logger: logger)
                 // The host's own member pins its own certificate, whatever names it carries.
                 trust = identity.map { .pinned($0.fingerprint) } ?? .insecure
+                servedFingerprint = identity?.fingerprint
                 linkFingerprint = identity?.selfSigned == true ? identity?.fingerprint : nil
             } catch {
                 printError("\(error)")
@@ -139,10 +155,21 @@ struct HostCommand: AsyncParsableCommand {
             runner.media.serve(party: partyID, key: secret, files: Self.localFiles(files))
         }
         let connectHost = target.host == "0.0.0.0" || target.host == "::" ? "127.0.0.1" : target.host
-        let shownHost = target.host == "0.0.0.0" || target.host == "::" ? ProcessInfo.processInfo.hostName : target.host
         let output = PartyOutput(json: json)
-        output.link(PartyLink(host: shownHost, port: target.port, party: partyID, key: secret, fingerprint: linkFingerprint,
-                              insecure: security.insecure))
+        // Serving here: the internet link (the router's mapping, or --public-address) first, then the
+        // LAN link. On a --server, the server's address.
+        let reach: ServingReach? = server != nil ? nil
+            : startReach(port: target.port, output: output, servedFingerprint: servedFingerprint) { address in
+                PartyLink(host: address.host, port: address.port, party: partyID, key: secret, fingerprint: linkFingerprint,
+                          insecure: security.insecure)
+            }
+        if server != nil {
+            // A server on every address of this machine: its LAN address, which others can dial.
+            let everywhere = target.host == "0.0.0.0" || target.host == "::"
+            let shownHost = everywhere ? InterfaceAddresses.lanAddress()?.description ?? "127.0.0.1" : target.host
+            output.link(PartyLink(host: shownHost, port: target.port, party: partyID, key: secret, fingerprint: linkFingerprint,
+                                  insecure: security.insecure))
+        }
         let config = PartyConfig(items: items, control: control, handoff: handoff)
         let folders = Array(Set(files.filter { !$0.contains("://") }.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }))
         let ownLink = PartyLink(host: connectHost, port: target.port, party: partyID, key: secret, fingerprint: linkFingerprint,
@@ -170,6 +197,8 @@ struct HostCommand: AsyncParsableCommand {
             task.cancel()
             await task.value
         }
+        // The router's mapping goes first: nothing new should arrive at a party that is closing.
+        await reach?.stop()
         await gateway?.stop()
         await serverRunner?.stop()
         if status != 0 { throw ExitCode(status) }

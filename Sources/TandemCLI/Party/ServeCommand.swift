@@ -14,7 +14,9 @@ struct ServeCommand: AsyncParsableCommand {
             Settings come from these options, then TANDEM_* environment variables (TANDEM_LISTEN, \
             TANDEM_ADMIN_LISTEN, TANDEM_LOG_LEVEL, TANDEM_CACHE_SIZE, …), then --config FILE (JSON: \
             {"listen": "0.0.0.0:7777", "admin": {"listen": "127.0.0.1:9777"}, "log": {"level": "info"}}). \
-            SIGTERM drains: /healthz answers 503, members are told the server is restarting, and the \
+            Listening on a LAN address, it asks the router to forward a port to it (PCP, NAT-PMP, \
+            UPnP) and prints the internet address, then the LAN address; the mapping is deleted when \
+            it stops. SIGTERM drains: /healthz answers 503, members are told the server is restarting, and the \
             server waits --drain-seconds for them to leave. With --cluster postgres://… several nodes \
             share their parties through PostgreSQL: a member that dials any node is sent to its \
             party's node, and a dead node's parties move to a live one. See docs/service.md.
@@ -35,6 +37,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("cache-size"), help: "Cap of the relay's disk cache in MB (0: memory only; default 2048).")
     var cacheSize: Int?
     @Option(help: SyncplayGatewayOption.help) var syncplay: SyncplayGatewayOption?
+    @Flag(name: .customLong("no-port-mapping"), help: "Do not ask the router to forward a port to this server (PCP, NAT-PMP, UPnP).")
+    var noPortMapping = false
+    @Option(name: .customLong("public-address"),
+            help: ArgumentHelp("Where hosts on the internet dial when you forwarded a port by hand (then no port mapping); default port: the listen port.",
+                               valueName: "host[:port]"))
+    var publicAddress: String?
     @Option(help: ArgumentHelp("Be a node of a cluster whose directory is this PostgreSQL database.",
                                valueName: "postgres://USER[:PASS]@HOST[:PORT]/DB"))
     var cluster: String?
@@ -66,6 +74,8 @@ struct ServeCommand: AsyncParsableCommand {
         o["state.dir"] = security.stateDir
         if security.insecure { o["insecure"] = "true" }
         o["syncplay"] = syncplay?.description
+        if noPortMapping { o["port.mapping"] = "false" }
+        o["public.address"] = publicAddress
         o["cluster.url"] = cluster
         o["cluster.node"] = nodeID
         o["cluster.address"] = nodeAddress?.description

@@ -41,6 +41,13 @@ public final class PulseStream: @unchecked Sendable {
     private let up = Atomic<Bool>(false)
     /// The sink the stream plays on.
     private let deviceName = Mutex("")
+    /// When the server was last asked for fresh timing (main loop's thread only).
+    private var lastTimingRequest = 0.0
+
+    /// How often the server is asked for fresh timing. libpulse's own automatic updates slow down to
+    /// one every 1.5 s, and between them its interpolation drifts by up to a couple of milliseconds on
+    /// a busy machine; asking every 100 ms keeps the delay each pull reads within a fraction of that.
+    static let timingInterval = 0.1
 
     /// Connects and opens a corked playback stream of float32 samples at `sampleRate` ×
     /// `channels`; ``uncork()`` starts it. Throws when there is no server or it refuses.
@@ -179,6 +186,11 @@ public final class PulseStream: @unchecked Sendable {
         var size = bytes
         guard pa_stream_begin_write(stream, &data, &size) >= 0, let data, size >= frameBytes else { return }
         size -= size % frameBytes
+        let now = Double(pa_rtclock_now()) / 1e6
+        if now - lastTimingRequest >= Self.timingInterval, let update = pa_stream_update_timing_info(stream, nil, nil) {
+            pa_operation_unref(update)
+            lastTimingRequest = now
+        }
         var microseconds: pa_usec_t = 0
         var negative: Int32 = 0
         if pa_stream_get_latency(stream, &microseconds, &negative) >= 0 {

@@ -1,4 +1,5 @@
 import Foundation
+import PlayerCore
 
 /// mpv's `--ao=DRIVER[,DRIVER…][,]`: the sound outputs to try, in order. A trailing comma lets the
 /// others follow, as in mpv; `null` plays without sound (paced, so the clock still runs).
@@ -59,13 +60,32 @@ public struct AudioOutputChoiceError: Error, CustomStringConvertible, Sendable, 
 }
 
 /// How a session plays its sound: mpv's `--ao` and `--audio-delay`.
-public struct SoundOptions: Sendable, Equatable {
+public struct SoundOptions: Sendable {
     public var outputs: AudioOutputChoice
-    /// Seconds; positive plays the sound later.
-    public var audioDelay: Double
+    /// Seconds; positive plays the sound later. Nil: what `memory` keeps for the output (else 0).
+    public var audioDelay: Double?
+    /// The audio delay of each output device, kept from run to run (Ctrl+−/Ctrl++ set it).
+    public var memory: (any AudioDelayMemory)?
+    /// Where the PulseAudio output plays (mpv's `--audio-device=pulse/SINK`).
+    public var pulse: PulsePlace
 
-    public init(outputs: AudioOutputChoice = .automatic, audioDelay: Double = 0) {
+    public init(outputs: AudioOutputChoice = .automatic, audioDelay: Double? = nil, memory: (any AudioDelayMemory)? = nil,
+                pulse: PulsePlace = PulsePlace()) {
+        self.pulse = pulse
         self.outputs = outputs
         self.audioDelay = audioDelay
+        self.memory = memory
     }
+}
+
+/// The audio delay a user set for each output device ("pulse:bluez_sink…", "sdl:alsa"), so the next
+/// run on that device starts right: what no interface reports (a TV's processing) is set once.
+public protocol AudioDelayMemory: Sendable {
+    func delay(for output: String) -> Double?
+    func remember(_ seconds: Double, for output: String)
+}
+
+extension AudioOutputStatus {
+    /// The key its audio delay is kept under.
+    public var memoryKey: String { device.isEmpty ? driver : "\(driver):\(device)" }
 }

@@ -15,11 +15,19 @@ struct SoundOutputOptions: ParsableArguments {
     var outputs: AudioOutputChoice?
     @Option(name: .customLong("audio-delay"), help: ArgumentHelp(
         "Seconds to delay the sound against the pictures and the party, as mpv's: negative for a TV or amplifier "
-            + "that delays sound by what it does not report (Ctrl+- / Ctrl++ in the window).", valueName: "seconds"))
-    var audioDelay: Double = 0
+            + "that delays sound by what it does not report (Ctrl+- / Ctrl++ in the window set it and keep it for "
+            + "the device; default: what was kept for the device, else 0).", valueName: "seconds"))
+    var audioDelay: Double?
+    @Option(name: .customLong("audio-device"), help: ArgumentHelp(
+        "The device to play on, as mpv's: pulse/SINK (a PulseAudio sink, see `pactl list short sinks`) or auto.",
+        valueName: "device"))
+    var audioDevice: String?
 
     func validate() throws {
-        guard audioDelay.isFinite, abs(audioDelay) <= Self.maximumDelay else {
+        if let audioDevice, audioDevice != "auto", !audioDevice.hasPrefix("pulse/") || audioDevice.count <= 6 {
+            throw ValidationError("--audio-device \(audioDevice): give pulse/SINK (a PulseAudio sink name) or auto")
+        }
+        if let audioDelay, !audioDelay.isFinite || abs(audioDelay) > Self.maximumDelay {
             throw ValidationError("--audio-delay \(audioDelay): between -\(Int(Self.maximumDelay)) and \(Int(Self.maximumDelay)) seconds")
         }
     }
@@ -31,7 +39,9 @@ struct SoundOutputOptions: ParsableArguments {
     /// `--ao` asks for it).
     func sound(headless: Bool) -> SoundOptions? {
         if headless, outputs == nil { return nil }
-        let options = SoundOptions(outputs: outputs ?? .automatic, audioDelay: audioDelay)
+        let options = SoundOptions(outputs: outputs ?? .automatic, audioDelay: audioDelay,
+                                   memory: SavedAudioDelays(path: SavedAudioDelays.defaultPath()),
+                                   pulse: PulsePlace(sink: audioDevice.flatMap { $0.hasPrefix("pulse/") ? String($0.dropFirst(6)) : nil }))
         return options.outputs.plays ? options : nil
     }
 

@@ -15,8 +15,12 @@ public final class PartyView: Sendable {
         public var skewMs: Double?
         /// Media items in the party (several: a story party, with the segment indicator).
         public var items: Int
+        /// This member's sound output ("pulse on speakers: 92 ms reported").
+        public var output: String?
 
-        public init(party: String, watching: Int, synced: Bool, connected: Bool, skewMs: Double?, items: Int) {
+        public init(party: String, watching: Int, synced: Bool, connected: Bool, skewMs: Double?, items: Int,
+                    output: String? = nil) {
+            self.output = output
             self.party = party
             self.watching = watching
             self.synced = synced

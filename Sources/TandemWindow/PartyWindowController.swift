@@ -55,11 +55,13 @@ public final class PartyWindowController: WindowController {
         (reason.isEmpty ? "Party ended" : "Party ended: \(reason)") + " · q closes the window"
     }
 
-    /// "party abc · 3 watching · skew +0.42 ms" (or "syncing", "reconnecting…").
+    /// "party abc · 3 watching · skew +0.42 ms · pulse on speakers: 92 ms reported" (or "syncing",
+    /// "reconnecting…").
     static func statusLine(_ s: PartyView.Status) -> String {
         var line = "party \(s.party) · \(s.watching) watching"
         if !s.connected { line += " · reconnecting…" } else if !s.synced { line += " · syncing" }
         if let skew = s.skewMs { line += String(format: " · skew %+.2f ms", skew) }
+        if let output = s.output { line += " · \(output)" }
         return line
     }
 

@@ -17,6 +17,8 @@ public final class PlayerWindowController: WindowController, PlaybackInputHandli
     public let player: Player
     public let video: WindowVideoSink?
     public let audio: (any SoundDevice)?
+    /// Where Ctrl+−/Ctrl++ keep the device's audio delay.
+    public var audioDelayMemory: (any AudioDelayMemory)?
     /// Stop the window at the end of the file (mpv without `--keep-open`).
     public var stopsAtEnd = true
     /// Called once when the user quits (q, Esc, closing the window).
@@ -80,7 +82,11 @@ public final class PlayerWindowController: WindowController, PlaybackInputHandli
         case .volume(let points):
             if let audio { audio.adjustVolume(by: points) } else { levels.volume = min(max(levels.volume + points, 0), 100) }
         case .audioDelay(let step):
-            if let audio { toast(audioDelayMessage(audio.adjustAudioDelay(by: step))) } else { toast("No sound output") }
+            if let audio {
+                toast(audioDelayMessage(SoundDevices.adjustAudioDelay(audio, by: step, memory: audioDelayMemory)))
+            } else {
+                toast("No sound output")
+            }
         case .cycleSubtitles, .toggleSubtitles, .subtitleDelay, .cycleAudio:
             toast(TrackCommands.apply(command, to: player))
         case .previousStory, .nextStory:

@@ -28,7 +28,7 @@ public final class SharedSound: Sendable {
         state.withLock { s in
             s.volume = volume
             s.muted = muted
-            s.audioDelay = options.audioDelay
+            s.audioDelay = options.audioDelay ?? 0
         }
     }
 
@@ -41,7 +41,7 @@ public final class SharedSound: Sendable {
         if let existing { return existing }
         guard !none, options.outputs.plays else { return nil }
         var options = options
-        options.audioDelay = delay
+        if options.audioDelay != nil || delay != 0 { options.audioDelay = delay }
         guard let device = SoundDevices.open(options, volume: volume, muted: muted, warn: warn) else {
             state.withLock { $0.noSound = true }
             return nil
@@ -52,6 +52,7 @@ public final class SharedSound: Sendable {
             return device
         }
         if winner !== device { device.stop() }
+        state.withLock { $0.audioDelay = winner.audioDelay }
         return winner
     }
 
@@ -81,7 +82,10 @@ public final class SharedSound: Sendable {
             s.audioDelay = ((s.audioDelay + step) * 1000).rounded() / 1000
             return (s.device, s.audioDelay)
         }
-        device?.setAudioDelay(delay)
+        if let device {
+            device.setAudioDelay(delay)
+            if let key = device.output?.memoryKey { options.memory?.remember(delay, for: key) }
+        }
         return delay
     }
 
@@ -103,11 +107,12 @@ public enum SoundDevices {
             do throws(SoundDeviceError) {
                 switch driver {
                 case .pulse:
-                    return try PulseAudioSink(preferredRate: preferredRate, preferredChannels: preferredChannels,
-                                              volume: volume, muted: muted, audioDelay: options.audioDelay, warn: warn)
+                    return remembering(options, try PulseAudioSink(preferredRate: preferredRate, preferredChannels: preferredChannels,
+                                                                   place: options.pulse, volume: volume, muted: muted, audioDelay: options.audioDelay ?? 0,
+                                                                   warn: warn))
                 case .sdl:
-                    return try SDLAudioSink(preferredRate: preferredRate, preferredChannels: preferredChannels,
-                                            volume: volume, muted: muted, audioDelay: options.audioDelay)
+                    return remembering(options, try SDLAudioSink(preferredRate: preferredRate, preferredChannels: preferredChannels,
+                                                                 volume: volume, muted: muted, audioDelay: options.audioDelay ?? 0))
                 case .null:
                     return nil
                 }
@@ -117,5 +122,20 @@ public enum SoundDevices {
         }
         warn("no sound output (\(failures.joined(separator: "; "))): playing muted")
         return nil
+    }
+
+    /// Without `--audio-delay`, the delay kept for this device.
+    private static func remembering(_ options: SoundOptions, _ device: some SoundDevice) -> any SoundDevice {
+        if options.audioDelay == nil, let key = device.output?.memoryKey, let kept = options.memory?.delay(for: key) {
+            device.setAudioDelay(kept)
+        }
+        return device
+    }
+
+    /// Ctrl+−/Ctrl++ on `device`: the new delay, kept for the device in `memory`.
+    public static func adjustAudioDelay(_ device: any SoundDevice, by step: Double, memory: (any AudioDelayMemory)?) -> Double {
+        let delay = device.adjustAudioDelay(by: step)
+        if let key = device.output?.memoryKey { memory?.remember(delay, for: key) }
+        return delay
     }
 }

@@ -40,6 +40,18 @@ struct KeyBindingTests {
         #expect(KeyBinding.command(keycode: Self.key(SDLK_RIGHT), modifiers: UInt16(modifier.rawValue)) == nil)
     }
 
+    /// mpv's Ctrl+− / Ctrl++ (Ctrl+= where + needs Shift, and the keypad's): the audio delay.
+    @Test func controlMinusAndPlusMoveTheAudioDelay() {
+        let ctrl = UInt16(KMOD_LCTRL.rawValue)
+        #expect(KeyBinding.command(keycode: Self.key(SDLK_MINUS), modifiers: ctrl) == .audioDelay(-0.1))
+        #expect(KeyBinding.command(keycode: Self.key(SDLK_KP_MINUS), modifiers: ctrl) == .audioDelay(-0.1))
+        #expect(KeyBinding.command(keycode: Self.key(SDLK_PLUS), modifiers: ctrl) == .audioDelay(0.1))
+        #expect(KeyBinding.command(keycode: Self.key(SDLK_EQUALS), modifiers: ctrl | Self.shift) == .audioDelay(0.1))
+        #expect(KeyBinding.command(keycode: Self.key(SDLK_KP_PLUS), modifiers: ctrl, isRepeat: true) == .audioDelay(0.1))
+        #expect(KeyBinding.command(keycode: Self.key(SDLK_MINUS)) == nil)
+        #expect(KeyBinding.command(keycode: Self.key(SDLK_MINUS), modifiers: ctrl | UInt16(KMOD_LALT.rawValue)) == nil)
+    }
+
     @Test(arguments: [SDLK_a, SDLK_RETURN, SDLK_F1, SDLK_1, SDLK_UNKNOWN])
     func unboundKeys(key: SDL_KeyCode) {
         #expect(KeyBinding.command(keycode: Self.key(key)) == nil)

@@ -44,12 +44,14 @@ package struct PartyWindow: Sendable {
     @WindowActor
     package func run(_ member: PartyMember) async {
         let view = view
+        let sound = sinks.sound
         defer { closed.withLock { $0 = true } }
         let refresher = Task.detached {
             while !Task.isCancelled {
                 let s = await member.status
                 view.update(status: PartyView.Status(party: s.party, watching: s.participants.count, synced: s.synced,
-                                                     connected: s.connected, skewMs: s.skewMs, items: s.items),
+                                                     connected: s.connected, skewMs: s.skewMs, items: s.items,
+                                                     output: sound.output?.summary),
                             player: await member.currentPlayer, item: await member.currentItem)
                 try? await Task.sleep(for: PartyView.refreshInterval)
             }

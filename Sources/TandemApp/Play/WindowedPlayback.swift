@@ -60,6 +60,7 @@ package struct WindowedPlayback: Sendable {
         let controller = PlayerWindowController(player: player, video: sinks.video, audio: sinks.audio)
         controller.hasPlaylist = playlist
         controller.screenshotDirectory = screenshotDirectory
+        controller.audioDelayMemory = sound?.memory
         return controller
     }
 

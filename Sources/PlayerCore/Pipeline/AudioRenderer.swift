@@ -48,6 +48,13 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
         Self.bufferSeconds + Double(longestChunk.load(ordering: .relaxed)) / Double(format.sampleRate)
     }
 
+    /// The instant of a clock switch seen ahead (a rate change, a resume) whose first sound has not
+    /// been heard yet: that sound meets the clock (sink's thread only).
+    private var switchToMeet: Double?
+
+    /// Seconds of sound rendered and not yet pulled (for tests that pull by hand).
+    var bufferedSeconds: Double { condition.withLock { Double(bufferedFrames) / Double(format.sampleRate) } }
+
     /// The sink's output delay, read on every pull (a device may report it changing).
     private let latency: @Sendable () -> Double
 
@@ -192,6 +199,7 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
         let (serial, clock, prerolling, meetsClock) = control.settled(at: now) { ($0.serial, $0.clock, $0.prerolling, $0.soundMeetsClock) }
         var written = 0
         var anchored = false
+        if let next = clock.next, !next.isPaused { switchToMeet = next.anchorHost }
         // The buffer may span a clock switch (pause, play or rate change at an instant): each
         // segment is rendered under the clock in force for it, so the switch lands on its sample.
         while written < count {
@@ -210,12 +218,16 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
             // next sample (audio that starts later than the clock waits for it). The first sound of a
             // clock started on an instant meets it exactly: it waits for its sample's due time, or
             // skips ahead to the sound due by then, as the picture does, instead of dragging the clock
-            // back to itself. (Only then: on a plain start the first sound heard is the clock.)
+            // back to itself. (Only then: on a plain start the first sound heard is the clock.) So does
+            // the first sound after a switch on an instant (a rate change): the tempo filter that starts
+            // or stops there drops or holds some of the sound, and played through, the difference
+            // stayed heard (5–20 ms) until the party's nudges slewed it out.
             var lead = max(0, segment.anchorHost - segmentStart)
+            let atSwitch = switchToMeet.map { abs(segment.anchorHost - $0) < 1e-6 } ?? false
             if let next = nextMedia(serial: serial) {
                 let due = segment.position(at: segmentStart + lead)
                 let gap = (next - due) / segment.rate
-                let meeting = meetsClock && !anchored
+                let meeting = (meetsClock || atSwitch) && !anchored
                 if gap > Self.gapTolerance || (meeting && gap > 0) {
                     lead += gap
                 } else if meeting, gap < 0 {
@@ -231,6 +243,7 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
                 let heardHost = heardAt + Double(firstFrame) / rate
                 control.send { $0.audioHeard(serial: serial, position: firstMedia, at: heardHost, now: now) }
                 anchored = true
+                if atSwitch { switchToMeet = nil }
             }
             if written < limit {
                 silence(buffer, written..<limit)

@@ -33,11 +33,19 @@ struct ProducerStage {
     /// the rate, the resampler the correction.
     mutating func render(_ frame: Frame, position: Double, speed: PlaybackSpeed) throws(FFmpegError) -> Chunk {
         let correction = speed.correction
-        if tempo?.tempo ?? 1 != speed.rate { tempo = speed.rate == 1 ? nil : AudioTempoFilter(tempo: speed.rate) }
+        var started = false
+        if tempo?.tempo ?? 1 != speed.rate {
+            tempo = speed.rate == 1 ? nil : AudioTempoFilter(tempo: speed.rate)
+            started = tempo != nil
+        }
         let mediaPerFrame = speed.effective / Double(format.sampleRate)
         // Without a tempo filter output follows input: take the frame's own time, less what the
-        // resampler still holds of earlier frames (it comes out first).
-        if tempo == nil || cursor.isNaN { cursor = position - resampler.delay }
+        // resampler still holds of earlier frames (it comes out first). A new tempo filter's output
+        // starts later in the media than its first input (``AudioTempoFilter/skippedMedia(tempo:sampleRate:)``).
+        if tempo == nil || cursor.isNaN || started {
+            cursor = position - resampler.delay
+                + (started ? AudioTempoFilter.skippedMedia(tempo: speed.rate, sampleRate: frame.sampleRate) : 0)
+        }
         scratch.removeAll(keepingCapacity: true)
         var produced = 0
         if let tempo {

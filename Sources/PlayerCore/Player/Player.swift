@@ -266,6 +266,9 @@ public final class Player: Sendable {
     }
 
     /// Changes speed, keeping the pitch; clamped to ``rateRange``.
+    /// Seconds of sound its audio stage has rendered ahead of the sink (0 without sound).
+    var audioBuffered: Double { renderer?.bufferedSeconds ?? 0 }
+
     /// The sound output this player plays on (nil: none, or not a sound output).
     public var audioOutput: AudioOutputStatus? { audioSink?.output }
 

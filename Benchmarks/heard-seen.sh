@@ -293,7 +293,7 @@ sanity() {
 
 for step in $steps; do
     case $step in
-        heard|seen|lipsync|sanity) "$step" ;;
+        heard|seen|lipsync|sanity) "$step"; echo "load after $step: $(cut -d' ' -f1-3 /proc/loadavg)" ;;
         *) echo "unknown step $step (heard, seen, lipsync, sanity)" >&2; exit 2 ;;
     esac
     echo

@@ -83,6 +83,7 @@ stop_all() {
     pids=()
 }
 keep() { if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP" && cp -r "$@" "$KEEP"/ 2>/dev/null || true; fi; }
+trap 'exit 130' INT TERM   # so that the EXIT trap below runs on ^C or kill
 trap 'stop_all; keep "$work"/*.out "$work"/*.err "$work"/*.log "$work"/*.tsv "$work"/*.jsonl; rm -rf "$work"' EXIT
 mkdir -p "$work/home" "$work/run"
 chmod 700 "$work/run"
@@ -90,6 +91,10 @@ chmod 700 "$work/run"
 export HOME=$work/home XDG_RUNTIME_DIR=$work/run XDG_CONFIG_HOME=$work/home/.config XDG_STATE_HOME=$work/home/.state
 export SDL_AUDIODRIVER=${SDL_AUDIODRIVER:-pulseaudio}
 export PULSE_SERVER=unix:$work/native
+
+# fg CMD…: runs CMD in the background and waits for it, so that a TERM to this script is handled at
+# once (bash runs a trap only when the foreground command ends; `wait` returns at the signal).
+fg() { "$@" & local p=$!; pids+=($p); wait "$p"; }
 
 wait_for() { for _ in $(seq 400); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.05; done; echo "timed out waiting for $2 in $1" >&2; exit 1; }
 
@@ -128,15 +133,15 @@ window_of() {
     echo "no window for pid $1" >&2; exit 1
 }
 
-# party CLIP: a headless host serving on loopback (IPC at $work/host.sock), members A and B in windows,
-# A's sound to sink a, B's to sink b. Sets member_pids.
+# party STEP CLIP: a headless host serving on loopback (IPC at $work/host.sock), members A and B in windows,
+# A's sound to sink a, B's to sink b; their output in $work/STEP-{host,A,B}.{out,err}. Sets member_pids.
 party() {
-    rm -f "$work"/*.out "$work"/*.err
+    local step=$1; shift
     "$tandem" host "$1" --headless --listen 127.0.0.1:0 --name host --ipc "$work/host.sock" --json \
-        > "$work/host.out" 2> "$work/host.err" &
+        > "$work/$step-host.out" 2> "$work/$step-host.err" &
     pids+=($!)
-    wait_for "$work/host.out" '"link"'
-    link=$(sed -n 's/.*"link":"\([^"]*\)".*/\1/p' "$work/host.out" | head -1)
+    wait_for "$work/$step-host.out" '"link"'
+    link=$(sed -n 's/.*"link":"\([^"]*\)".*/\1/p' "$work/$step-host.out" | head -1)
     member_pids=()
     local name sink extra
     for name in A B; do
@@ -144,10 +149,10 @@ party() {
         [ "$name" = A ] && extra=${A_ENV:-} || extra=${B_ENV:-}
         # shellcheck disable=SC2086 # A_ENV/B_ENV/MEMBER_OPTS are lists of words
         env PULSE_SINK="$sink" $extra "$tandem" join "$link" --name "$name" --media "$(dirname "$1")" --json ${MEMBER_OPTS:-} \
-            > "$work/$name.out" 2> "$work/$name.err" < /dev/null &
+            > "$work/$step-$name.out" 2> "$work/$step-$name.err" < /dev/null &
         pids+=($!)
         member_pids+=($!)
-        wait_for "$work/$name.out" "joined party"
+        wait_for "$work/$step-$name.out" "joined party"
     done
     win_a=$(window_of "${member_pids[0]}")
     win_b=$(window_of "${member_pids[1]}")
@@ -165,17 +170,18 @@ heard() {
     describe
     start_x 1920 1080
     start_pulse
-    party "$cache/noise.mp4"
+    party heard "$cache/noise.mp4"
     sleep "$SETTLE"
     ffmpeg -v error -y -copyts -f pulse -i rec.monitor -c:a copy -f nut "$work/heard.nut" < /dev/null &
     local rec=$!
     pids+=($rec)
     sleep 0.5
-    "${py[@]}" drive "$work/host.sock" "$HEARD_SCRIPT" "$work/heard-commands.jsonl"
+    fg "${py[@]}" drive "$work/host.sock" "$HEARD_SCRIPT" "$work/heard-commands.jsonl"
     sleep 1
     kill -TERM "$rec"; wait "$rec" 2>/dev/null || true
     stop_all
     "${py[@]}" heard "$work/heard.nut" "$work/heard-commands.jsonl" --tsv "$work/heard.tsv"
+    "${py[@]}" self-skew "$work/heard-A.out" "$work/heard-B.out"
     keep "$work/heard.nut"
 }
 
@@ -185,7 +191,7 @@ seen() {
     describe
     start_x 1920 1080
     start_pulse
-    party "$cache/noise.mp4"
+    party seen "$cache/noise.mp4"
     # No window manager: the windows open centred, one over the other; put them side by side.
     local wa ha wb hb
     eval "$(xdotool getwindowgeometry --shell "$win_a" | sed -n 's/^WIDTH=/wa=/p; s/^HEIGHT=/ha=/p')"
@@ -204,9 +210,10 @@ seen() {
     local grab=$!
     pids+=($grab)
     sleep 0.5
-    "${py[@]}" drive "$work/host.sock" "$SEEN_SCRIPT" "$work/seen-commands.jsonl"
+    fg "${py[@]}" drive "$work/host.sock" "$SEEN_SCRIPT" "$work/seen-commands.jsonl"
     kill -TERM "$grab"; wait "$grab" 2>/dev/null || true
     stop_all
+    "${py[@]}" self-skew "$work/seen-A.out" "$work/seen-B.out"
     "${py[@]}" seen "$work/seen.nut" "$((gw / 4)) $((gh / 4)) 0 $((wa / 4)) $((wa / 4)) $((wb / 4))" \
         "$work/seen-commands.jsonl" --tsv "$work/seen.tsv"
     keep "$work/seen.nut"
@@ -224,7 +231,7 @@ capture() {
     local grab=$!
     pids+=($grab)
     sleep 1
-    "$@" > "$work/$name.out" 2> "$work/$name.err" < /dev/null || echo "($name: the player exited with $?)" >&2
+    fg "$@" > "$work/$name.out" 2> "$work/$name.err" < /dev/null || echo "($name: the player exited with $?)" >&2
     sleep 0.5
     kill -TERM "$grab"; wait "$grab" 2>/dev/null || true
 }

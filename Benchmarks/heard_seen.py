@@ -8,6 +8,7 @@ players' own clocks. numpy only; reads captures through ffmpeg/ffprobe.
   heard_seen.py seen GRAB.nut GEOMETRY COMMANDS [--tsv OUT]   two bar-coded windows in one grab
   heard_seen.py lipsync CAPTURE.nut [--label L]  flash (grab) against click (sound) in one capture
   heard_seen.py shifted-wav OUT SECONDS SHIFT_MS  pink-ish noise, right = left delayed by SHIFT_MS (sanity)
+  heard_seen.py self-skew A.out B.out…          the members' own --json skew while playing, for contrast
 
 Percentiles are nearest rank, as everywhere in BENCHMARKS.md: sorted[ceil(p*n) - 1].
 """
@@ -233,6 +234,24 @@ def heard(path, command_log, tsv=None):
     return result
 
 
+def self_skew(paths):
+    """What the members said about themselves meanwhile: |skewMs| of their once-a-second `--json`
+    status lines while playing (their clock against the party's, which is all IPC and status show)."""
+    for path in paths:
+        vals = []
+        with open(path) as f:
+            for text in f:
+                try:
+                    ev = json.loads(text)
+                except ValueError:
+                    continue
+                if ev.get("event") == "status" and ev.get("playing") and ev.get("skewMs") is not None:
+                    vals.append(abs(float(ev["skewMs"])))
+        name = path.rsplit("/", 1)[-1].split(".")[0]
+        print(f"member {name}'s own status while playing: |skewMs| p50 {fmt(percentile(vals, 0.5), 3)}, "
+              f"p95 {fmt(percentile(vals, 0.95), 3)}, max {fmt(max(vals) if vals else float('nan'), 3)} ({len(vals)} lines)")
+
+
 # ---------------------------------------------------------------- seen
 
 BITS = 16
@@ -420,6 +439,8 @@ def main(argv):
         heard(args[0], args[1] if len(args) > 1 and args[1] != "-" else None, tsv)
     elif cmd == "seen":
         seen(args[0], args[1], args[2] if len(args) > 2 and args[2] != "-" else None, tsv)
+    elif cmd == "self-skew":
+        self_skew(args)
     elif cmd == "lipsync-header":
         lipsync_header()
     elif cmd == "lipsync":

@@ -115,7 +115,10 @@ load-module module-remap-sink sink_name=a master=rec channels=1 channel_map=mono
 load-module module-remap-sink sink_name=b master=rec channels=1 channel_map=mono master_channel_map=front-right remix=no
 set-default-sink rec
 EOF
+    # debug: its log tells each stream's underruns (`heard_seen.py underruns`), stamped from its start
+    pulse_started=$(date +%s.%N)
     pulseaudio -n --daemonize=no --exit-idle-time=-1 --system=false --use-pid-file=no --disable-shm=no \
+        --log-level="${PULSE_LOG_LEVEL:-debug}" --log-time=1 \
         -F "$work/pulse.pa" > "$work/pulse.log" 2>&1 &
     pids+=($!)
     for _ in $(seq 100); do pactl info > /dev/null 2>&1 && return 0; sleep 0.1; done
@@ -148,7 +151,7 @@ party() {
         sink=$(tr AB ab <<< "$name")
         [ "$name" = A ] && extra=${A_ENV:-} || extra=${B_ENV:-}
         # shellcheck disable=SC2086 # A_ENV/B_ENV/MEMBER_OPTS are lists of words
-        env PULSE_SINK="$sink" $extra "$tandem" join "$link" --name "$name" --media "$(dirname "$1")" --json ${MEMBER_OPTS:-} \
+        env PULSE_SINK="$sink" SDL_AUDIO_DEVICE_STREAM_NAME="member $name" $extra "$tandem" join "$link" --name "$name" --media "$(dirname "$1")" --json ${MEMBER_OPTS:-} \
             > "$work/$step-$name.out" 2> "$work/$step-$name.err" < /dev/null &
         pids+=($!)
         member_pids+=($!)
@@ -182,6 +185,7 @@ heard() {
     stop_all
     "${py[@]}" heard "$work/heard.nut" "$work/heard-commands.jsonl" --tsv "$work/heard.tsv"
     "${py[@]}" self-skew "$work/heard-A.out" "$work/heard-B.out"
+    "${py[@]}" underruns "$work/pulse.log" "$pulse_started" "$work/heard-commands.jsonl"
     keep "$work/heard.nut"
 }
 
@@ -214,6 +218,7 @@ seen() {
     kill -TERM "$grab"; wait "$grab" 2>/dev/null || true
     stop_all
     "${py[@]}" self-skew "$work/seen-A.out" "$work/seen-B.out"
+    "${py[@]}" underruns "$work/pulse.log" "$pulse_started" "$work/seen-commands.jsonl"
     "${py[@]}" seen "$work/seen.nut" "$((gw / 4)) $((gh / 4)) 0 $((wa / 4)) $((wa / 4)) $((wb / 4))" \
         "$work/seen-commands.jsonl" --tsv "$work/seen.tsv"
     keep "$work/seen.nut"

@@ -9,6 +9,7 @@ players' own clocks. numpy only; reads captures through ffmpeg/ffprobe.
   heard_seen.py lipsync CAPTURE.nut [--label L]  flash (grab) against click (sound) in one capture
   heard_seen.py shifted-wav OUT SECONDS SHIFT_MS  pink-ish noise, right = left delayed by SHIFT_MS (sanity)
   heard_seen.py self-skew A.out B.out…          the members' own --json skew while playing, for contrast
+  heard_seen.py underruns PULSE.log STARTED [COMMANDS]   each stream's underruns in the server's debug log
 
 Percentiles are nearest rank, as everywhere in BENCHMARKS.md: sorted[ceil(p*n) - 1].
 """
@@ -252,6 +253,28 @@ def self_skew(paths):
               f"p95 {fmt(percentile(vals, 0.95), 3)}, max {fmt(max(vals) if vals else float('nan'), 3)} ({len(vals)} lines)")
 
 
+def underruns(log, started, command_log):
+    """Each member stream's underruns in the sound server's debug log (`--log-time`: seconds from its
+    start, STARTED a wall instant taken just before it), on the host script's timeline."""
+    import re
+    cmds = commands(command_log) if command_log else []
+    origin = cmds[0]["sent"] - cmds[0].get("at", 0) if cmds else float(started)
+    seen_at = {}
+    pattern = re.compile(r"^\(\s*([\d.]+)\|.*(?:Implicit underrun of|Underrun on) '([^']+)'")
+    with open(log, errors="replace") as f:
+        for text in f:
+            m = pattern.match(text)
+            if m:
+                seen_at.setdefault(m.group(2), []).append(float(started) + float(m.group(1)) - origin)
+    if not seen_at:
+        print("sound server: no underrun logged (or its log is not at debug level)")
+    for name, times in sorted(seen_at.items()):
+        during = [t for t in times if t >= 0]
+        shown = ", ".join(f"{t:.1f}" for t in during[:12]) + (" …" if len(during) > 12 else "")
+        print(f"sound server: '{name}' ran dry {len(during)} times during the script (at s: {shown or '-'}), "
+              f"{len(times) - len(during)} before it")
+
+
 # ---------------------------------------------------------------- seen
 
 BITS = 16
@@ -439,6 +462,8 @@ def main(argv):
         heard(args[0], args[1] if len(args) > 1 and args[1] != "-" else None, tsv)
     elif cmd == "seen":
         seen(args[0], args[1], args[2] if len(args) > 2 and args[2] != "-" else None, tsv)
+    elif cmd == "underruns":
+        underruns(args[0], args[1], args[2] if len(args) > 2 else None)
     elif cmd == "self-skew":
         self_skew(args)
     elif cmd == "lipsync-header":

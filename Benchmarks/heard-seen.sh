@@ -8,11 +8,13 @@
 #            The clip's sound is pink noise; the left and right channels are cross-correlated in 0.5 s
 #            windows (FFT, peak refined by a parabola); silent (paused) windows are skipped. The host is
 #            driven over its mpv IPC socket through play, pause, resume, seeks and rate changes.
-#            Prints p50/p95/max of |lag| overall, in steady play and in the 4 s around each command.
+#            Prints p50/p95/max of |lag| overall, in steady play and in the 4 s around each command,
+#            what the members' own --json status said meanwhile, and each member stream's underruns
+#            from the sound server's debug log.
 #   seen     The same party, the two windows moved side by side on one Xvfb screen and grabbed together
 #            (`ffmpeg -f x11grab -framerate 60`, the middle third of both); the clip's frames carry their
-#            number as a bar code (16 cells, the number's bits over their complement). Prints the frame difference A − B
-#            once settled (3 s after a command): mean, max, share ≥ 2 frames.
+#            number as a bar code (16 cells, the number's bits over their complement). Prints the frame
+#            difference A − B once settled (3 s after a command): mean, max, share ≥ 2 frames.
 #   lipsync  One `tandem play` (window, sound through PulseAudio) and one `mpv --ao=pulse` on a clip with
 #            a white flash and a 1 kHz click each second; the middle of the window (x11grab at 250 fps)
 #            and the sound (rec.monitor) captured by ONE ffmpeg, so both are on its wall-clock timeline.
@@ -26,10 +28,12 @@
 #   TANDEM=path       the tandem binary (default: swift build -c release)
 #   MEMBER_OPTS="…"   extra options for both members and for `tandem play` (e.g. "--ao=pulse")
 #   A_ENV="V=x …", B_ENV="V=x …"   environment of member A / B only (e.g. B_ENV="PULSE_LATENCY_MSEC=150")
-#   HEARD_SCRIPT, SEEN_SCRIPT      the host's commands (seconds after both members are up; see below)
+#   HEARD_SCRIPT, SEEN_SCRIPT      the host's commands, as `tandem host --script` (seconds after both
+#                     windows are up and SETTLE=3 s more; defaults below), sent over its IPC socket
 #   LIP_CASES="tandem mpv tandem:PULSE_LATENCY_MSEC=150 mpv:PULSE_LATENCY_MSEC=150"   player[:env …]
 #   MPV_OPTS="…"      extra mpv options in lipsync/sanity;  KEEP=DIR  keep the captures and per-window tables
 #   CACHE=DIR         where the clips are made once (default bench-out/heard-seen)
+#   SDL_AUDIODRIVER   default pulseaudio;  PULSE_LOG_LEVEL  the sound server's (default debug: underruns)
 # Run it with nothing else on the machine for figures; say so when something else ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -107,7 +111,8 @@ start_x() {   # start_x WIDTH HEIGHT: a private X server, DISPLAY exported
     screen_w=$1 screen_h=$2
 }
 
-start_pulse() {   # a private PulseAudio server on $work/native: rec (stereo), a → rec left, b → rec right
+start_pulse() {   # start_pulse STEP: a private PulseAudio server on $work/native: rec (stereo), a → rec left,
+                  # b → rec right; its log in $pulse_log
     cat > "$work/pulse.pa" <<EOF
 load-module module-native-protocol-unix socket=$work/native auth-anonymous=1
 load-module module-null-sink sink_name=rec format=float32le rate=48000 channels=2 channel_map=front-left,front-right
@@ -119,10 +124,11 @@ EOF
     pulse_started=$(date +%s.%N)
     pulseaudio -n --daemonize=no --exit-idle-time=-1 --system=false --use-pid-file=no --disable-shm=no \
         --log-level="${PULSE_LOG_LEVEL:-debug}" --log-time=1 \
-        -F "$work/pulse.pa" > "$work/pulse.log" 2>&1 &
+        -F "$work/pulse.pa" > "$work/pulse-$1.log" 2>&1 &
+    pulse_log=$work/pulse-$1.log
     pids+=($!)
     for _ in $(seq 100); do pactl info > /dev/null 2>&1 && return 0; sleep 0.1; done
-    echo "PulseAudio did not start:" >&2; cat "$work/pulse.log" >&2; exit 1
+    echo "PulseAudio did not start:" >&2; cat "$pulse_log" >&2; exit 1
 }
 
 # window_of PID: the visible X window of a process (waits for it)
@@ -172,7 +178,7 @@ heard() {
     echo "== heard apart: host script $HEARD_SCRIPT"
     describe
     start_x 1920 1080
-    start_pulse
+    start_pulse heard
     party heard "$cache/noise.mp4"
     sleep "$SETTLE"
     ffmpeg -v error -y -copyts -f pulse -i rec.monitor -c:a copy -f nut "$work/heard.nut" < /dev/null &
@@ -185,7 +191,7 @@ heard() {
     stop_all
     "${py[@]}" heard "$work/heard.nut" "$work/heard-commands.jsonl" --tsv "$work/heard.tsv"
     "${py[@]}" self-skew "$work/heard-A.out" "$work/heard-B.out"
-    "${py[@]}" underruns "$work/pulse.log" "$pulse_started" "$work/heard-commands.jsonl"
+    "${py[@]}" underruns "$pulse_log" "$pulse_started" "$work/heard-commands.jsonl"
     keep "$work/heard.nut"
 }
 
@@ -194,7 +200,7 @@ seen() {
     echo "== seen apart: host script $SEEN_SCRIPT"
     describe
     start_x 1920 1080
-    start_pulse
+    start_pulse seen
     party seen "$cache/noise.mp4"
     # No window manager: the windows open centred, one over the other; put them side by side.
     local wa ha wb hb
@@ -218,7 +224,7 @@ seen() {
     kill -TERM "$grab"; wait "$grab" 2>/dev/null || true
     stop_all
     "${py[@]}" self-skew "$work/seen-A.out" "$work/seen-B.out"
-    "${py[@]}" underruns "$work/pulse.log" "$pulse_started" "$work/seen-commands.jsonl"
+    "${py[@]}" underruns "$pulse_log" "$pulse_started" "$work/seen-commands.jsonl"
     "${py[@]}" seen "$work/seen.nut" "$((gw / 4)) $((gh / 4)) 0 $((wa / 4)) $((wa / 4)) $((wb / 4))" \
         "$work/seen-commands.jsonl" --tsv "$work/seen.tsv"
     keep "$work/seen.nut"
@@ -261,7 +267,7 @@ lipsync() {
     echo "== lip sync: flash.mkv (a flash and a click each second, 20 s); cases: $LIP_CASES"
     describe
     start_x 1280 720
-    start_pulse
+    start_pulse lipsync
     "${py[@]}" lipsync-header
     local c
     for c in $LIP_CASES; do lipsync_case "$c"; done
@@ -273,7 +279,7 @@ sanity() {
     echo "== sanity: the method's own error"
     describe
     start_x 1920 1080
-    start_pulse
+    start_pulse sanity
     pactl load-module module-combine-sink sink_name=both slaves=a,b > /dev/null
     local rec
     echo "-- 1. shifted.wav (right = left delayed by 1.2345 ms, made by a phase shift) played into rec: must read +1.2345 ms"

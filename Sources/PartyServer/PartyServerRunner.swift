@@ -227,10 +227,11 @@ public actor PartyServerRunner {
                 }
                 batches.append(bytes, for: id)
                 sent += 1
-                if case .welcome = message {
+                if case .welcome(let welcome) = message {
                     // A joined member's time pings are answered where they are read, after its welcome.
                     batches.send(id, to: connection)
                     answerPingsInline(on: connection)
+                    if welcome.you.role == .host { expectRelay(welcome.party) }
                 }
             case .close(let id, let reason):
                 batches.send(id, to: connections[id])
@@ -245,6 +246,15 @@ public actor PartyServerRunner {
         // sees the messages that went out before it.
         if let observer, sent > 0 { observer.messagesSent(sent) }
         for (skewMs, rttMs) in reports { observer?.memberReported(skewMs: skewMs, rttMs: rttMs) }
+    }
+
+    /// A host was seated: until its relay connection offers its files, members asking for them wait for
+    /// it (up to ``relayReturnWindow``) instead of being told there is no such party. A guest that
+    /// joined and asked before the host's relay was up got a 404 and never played.
+    private func expectRelay(_ party: String) {
+        guard media.entry(party: party) == nil, let token = core.mediaToken(of: party) else { return }
+        media.serveRelayed(party: party, token: token)
+        media.relay.expectUpstream(party: party, within: Self.relayReturnWindow)
     }
 
     /// From now on `connection`'s time pings are answered on its event loop (``TimePong/answer(toPing:receivedAt:now:)``:

@@ -72,6 +72,32 @@ import WebSocketTransport
         await server.stop()
     }
 
+    /// A guest that joins and asks for the item before the host's relay connection is up waits for it
+    /// and is served (it was told 404, "no such party here", and never played).
+    @Test func aRequestBeforeTheHostsRelayIsUpWaitsForIt() async throws {
+        let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
+        let port = try await server.start()
+        let link = PartyLink(host: "127.0.0.1", port: port, party: "early", key: "k", insecure: true)
+        let host = PartyLoopbackTests.member(link, name: "Hana", create: PartyConfig(items: [PartyLoopbackTests.item("party.mp4")]),
+                                             notices: PartyLoopbackTests.Notices())
+        let hostRun = Task { await host.run() }
+        #expect(await eventually { await host.status.me != nil })
+        let auth = ["Authorization": "Bearer \(MediaToken.derive(key: link.key, party: link.party))"]
+        let early = Task { try await RawHTTP.get(port: port, MediaPath.path(party: link.party, item: 0), method: "HEAD", headers: auth) }
+        // The request is in before the relay: the server holds it.
+        try await waitUntil("the request waiting for the host's relay") { server.media.relay.requestsWaitingForUpstream(party: link.party) == 1 }
+        let upstream = Task {
+            await MediaUpstream(link: link, files: [0: Self.file], seat: { await host.seatToken }, logger: Logger(label: "test")).run()
+        }
+        let answer = try await early.value
+        #expect(answer.status == 200)
+        upstream.cancel()
+        await host.leave()
+        _ = await hostRun.value
+        await host.shutDown()
+        await server.stop()
+    }
+
     @Test func onlyTheHostMayRelay() async throws {
         let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
         let port = try await server.start()

@@ -39,8 +39,11 @@ public final class MediaRelay: Sendable {
         var inFlight: [Int: ChunkKey] = [:]
         var nextID = 1
         var uploaded: Int64 = 0
-        /// Parties whose host's relay connection is expected (a party this node just took over), until when.
+        /// Parties whose host's relay connection is expected (a party this node just took over, or a
+        /// host just seated), until when.
         var expected: [String: ContinuousClock.Instant] = [:]
+        /// Requests waiting for a party's relay connection, by party.
+        var waitingForUpstream: [String: Int] = [:]
     }
 
     /// Requests that wait for a party's relay connection to attach wait on it (``attached(_:)``).
@@ -102,6 +105,8 @@ public final class MediaRelay: Sendable {
             return min(until, .now + wait)
         }
         guard let deadline else { return size(party: party, item: item) }
+        state.withLock { $0.waitingForUpstream[party, default: 0] += 1 }
+        defer { state.withLock { $0.waitingForUpstream[party, default: 1] -= 1 } }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.attached(party) }
             group.addTask { try? await Task.sleep(until: deadline) }
@@ -110,6 +115,9 @@ public final class MediaRelay: Sendable {
         }
         return size(party: party, item: item)
     }
+
+    /// Requests waiting now for `party`'s relay connection.
+    func requestsWaitingForUpstream(party: String) -> Int { state.withLock { $0.waitingForUpstream[party] ?? 0 } }
 
     /// Returns once `party`'s relay connection attaches (at once if it is there), or when cancelled.
     private func attached(_ party: String) async {

@@ -9,10 +9,13 @@
 # Needs root (debootstrap, chroot, mounts); skips with the reason where it is not root or cannot make a
 # mount namespace. debootstrap's root is kept in .build-debroot/bookworm (git ignores .build-*/) and
 # copied afresh for every run, as are the downloaded .debs (.build-debroot/archives): a rerun skips
-# the download. The party's host is TANDEM_HOST_BIN, else the release build package.sh made, else
-# the debug build. DEBIAN_MIRROR overrides http://deb.debian.org/debian.
+# the download. The party's host is TANDEM_HOST_BIN, else the newer of the repository's release and
+# debug builds. DEBIAN_MIRROR overrides http://deb.debian.org/debian; APT_INSTALL_OPTIONS adds options
+# to the apt-get install (e.g. --no-install-recommends, as on a server).
 set -euo pipefail
 script=$(realpath "${BASH_SOURCE[0]}")
+# The package's path as given, from where the command was run.
+if [ $# -gt 0 ]; then set -- "$(realpath -e "$1" 2>/dev/null || echo "$1")"; fi
 cd "$(dirname "$script")/.."
 top=$PWD
 
@@ -42,17 +45,18 @@ if [ -z "$deb" ]; then
     deb=$(scripts/package.sh "$cache/out")
 fi
 [ -f "$deb" ] || fail "no package at '$deb'"
-deb=$(realpath "$deb")
 version=$(dpkg-deb -f "$deb" Version)
 
 host_bin=${TANDEM_HOST_BIN:-}
 if [ -z "$host_bin" ]; then
+    # The newer of the release and debug builds (package.sh has just made one of them).
     for candidate in .build/release/tandem .build/debug/tandem; do
-        if [ -x "$candidate" ]; then host_bin=$top/$candidate; break; fi
+        if [ -x "$candidate" ] && { [ -z "$host_bin" ] || [ "$candidate" -nt "$host_bin" ]; }; then host_bin=$top/$candidate; fi
     done
 fi
-[ -n "$host_bin" ] && [ -x "$host_bin" ] \
-    || fail "no tandem build to host the party outside the root: run scripts/package.sh or swift build first, or set TANDEM_HOST_BIN"
+if [ -z "$host_bin" ] || [ ! -x "$host_bin" ]; then
+    fail "no tandem build to host the party outside the root${host_bin:+ ($host_bin)}: run scripts/package.sh or swift build first, or set TANDEM_HOST_BIN"
+fi
 
 run="" tmp="" host_pid="" drain_pid=""
 cleanup() {
@@ -120,7 +124,8 @@ chmod 644 "$run/tmp/$(basename "$deb")"
 in_root apt-get update -qq > "$tmp/update.log" 2>&1 || { cat "$tmp/update.log" >&2; fail "apt-get update in the root failed"; }
 cached=$(find "$archives" -maxdepth 1 -name '*.deb' | wc -l)
 t0=$(date +%s.%N)
-if ! in_root apt-get install -y "./tmp/$(basename "$deb")" > "$tmp/install.log" 2>&1; then
+# shellcheck disable=SC2086 # APT_INSTALL_OPTIONS is a list of options
+if ! in_root apt-get install -y ${APT_INSTALL_OPTIONS:-} "./tmp/$(basename "$deb")" > "$tmp/install.log" 2>&1; then
     tail -30 "$tmp/install.log" >&2
     fail "apt-get install ./$(basename "$deb") in a fresh Debian 12 root failed"
 fi
@@ -128,8 +133,8 @@ t1=$(date +%s.%N)
 newly=$(sed -n 's/.* \([0-9]*\) newly installed.*/\1/p' "$tmp/install.log")
 archives_size=$(sed -n 's/^Need to get \(.*\) of archives\.$/\1/p' "$tmp/install.log")
 disk=$(sed -n 's/^After this operation, \(.*\) of additional disk space will be used\.$/\1/p' "$tmp/install.log")
-printf 'package test: ok: apt-get install ./%s in %.1f s: %s packages newly installed, archives %s (to get/all; %d .debs were cached), %s on disk\n' \
-    "$(basename "$deb")" "$(awk "BEGIN { print $t1 - $t0 }")" "$newly" "$archives_size" "$cached" "$disk"
+printf 'package test: ok: apt-get install %s./%s in %.1f s: %s packages newly installed, archives %s (to get/all; %d .debs were cached), %s on disk\n' \
+    "${APT_INSTALL_OPTIONS:+$APT_INSTALL_OPTIONS }" "$(basename "$deb")" "$(awk "BEGIN { print $t1 - $t0 }")" "$newly" "$archives_size" "$cached" "$disk"
 passed=$((passed + 1))
 missing=$(in_root ldd /usr/bin/tandem | grep 'not found' || true)
 [ -z "$missing" ] || fail "the installed tandem lacks libraries its dependencies did not bring: $missing"

@@ -4,19 +4,22 @@
 # libraries by package name, as dpkg-shlibdeps derives them from what the binary links.
 # Usage: scripts/package.sh [OUTDIR]   (default: the repository's top folder). Prints the .deb's path.
 # The version is the one `tandem --version` prints (Tandem.version in Sources/TandemCLI/Tandem.swift);
-# the architecture is dpkg's. Set TANDEM_RELEASE_BIN to package an already built binary instead.
+# the architecture is dpkg's. TANDEM_BIN packages an already built binary (it must not link the
+# toolchain's libraries: checked below).
+# The debug build of the tests cannot stand in for the release build by a new link only: its objects were
+# compiled against the shared Foundation, and linked with --static-swift-stdlib they leave libFoundation.a's
+# ICU and CoreFoundation symbols unresolved.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-top=$PWD
-outdir=${1:-$top}
+outdir=${1:-$(dirname "$0")/..}
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
+cd "$(dirname "$0")/.."
 
 # dpkg-dev: dpkg-shlibdeps; binutils: strip.
 scripts/install-deps.sh dpkg-dev binutils
 
-if [ -n "${TANDEM_RELEASE_BIN:-}" ]; then
-    bin=$TANDEM_RELEASE_BIN
+if [ -n "${TANDEM_BIN:-}" ]; then
+    bin=$TANDEM_BIN
 else
     echo "package: release build, Swift runtime static (swift build -c release --static-swift-stdlib)" >&2
     swift build -c release --static-swift-stdlib --product tandem >&2
@@ -66,7 +69,10 @@ shlibs=$(cd "$work" && dpkg-shlibdeps -O -e"$name/usr/bin/tandem" 2> "$work/shli
     exit 1
 }
 depends=${shlibs#shlibs:Depends=}
-[ -n "$depends" ] && [ "$depends" != "$shlibs" ] || { echo "package: dpkg-shlibdeps printed no dependencies: $shlibs" >&2; exit 1; }
+if [ -z "$depends" ] || [ "$depends" = "$shlibs" ]; then
+    echo "package: dpkg-shlibdeps printed no dependencies: $shlibs" >&2
+    exit 1
+fi
 # Files the binary opens at run time rather than links: the window's overlay text is DejaVu Sans
 # (OverlayRenderer.defaultFontPath), also the font libass falls back to through fontconfig. A party
 # server verified by its CA (a link without fp) needs the system's trust store.

@@ -79,8 +79,8 @@ cleanup() {
     exit $status
 }
 trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+trap 'echo "package test: interrupted" >&2; exit 130' INT
+trap 'echo "package test: terminated" >&2; exit 143' TERM
 tmp=$(mktemp -d)
 
 # A fresh Debian 12 root, made once and cached; a half-made one (debootstrap interrupted) is made again.

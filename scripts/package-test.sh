@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The package without a toolchain: installs tandem_<version>_<arch>.deb with `apt-get install ./…deb`
 # into a fresh Debian 12 root made by debootstrap (no Swift there) and, inside it, runs
-# `tandem --version`, `tandem probe` on a bundled clip, and a headless `join` of a party hosted outside
-# the root on loopback by the repository's own build (the chroot shares this machine's network, so
-# loopback reaches it); the guest has no copy of the file and streams it from the party.
+# `tandem --version`, `tandem probe` on a bundled clip, `tandem play` in a window on SDL's offscreen
+# driver (its text in the DejaVu font), and a headless `join` of a party hosted outside the root on
+# loopback by the repository's own build (the chroot shares this machine's network, so loopback
+# reaches it); the guest has no copy of the file and streams it from the party.
 #
 # Usage: scripts/package-test.sh [DEB]   (default: make it with scripts/package.sh)
 # Needs root (debootstrap, chroot, mounts); skips with the reason where it is not root or cannot make a
@@ -20,7 +21,7 @@ cd "$(dirname "$script")/.."
 top=$PWD
 
 skip() { echo "package test: skipped: $*"; exit 0; }
-fail() { echo "package test: FAILED: $*" >&2; exit 1; }
+fail() { echo "package test: FAILED: $*" >&2; echo "package-test: ${passed:-0} passed, 1 failed"; exit 1; }
 
 [ "$(id -u)" -eq 0 ] || skip "debootstrap, chroot and mounting /proc need root (this is uid $(id -u)); CI runs it as root"
 

@@ -70,7 +70,7 @@ let package = Package(
         ),
         // Sound outputs that know their delay (mpv's --ao and --audio-delay): PulseAudio on libpulse,
         // the mixer every device renders, a member's output status.
-        .target(name: "SoundOutput", dependencies: ["CPulse", "PlayerCore", "FFmpegKit"]),
+        .target(name: "SoundOutput", dependencies: ["CPulse", "PlayerCore", "FFmpegKit", "MediaTime"]),
         // The SDL window: video textures, SDL's sound device, keys, overlays. Rendering on the main thread.
         .target(
             name: "TandemWindow",

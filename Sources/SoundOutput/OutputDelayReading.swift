@@ -1,4 +1,4 @@
-import Foundation
+import MediaTime
 import Synchronization
 
 /// What a sound output last reported of its delay (seconds from a pull until its first sample is
@@ -8,7 +8,9 @@ public final class OutputDelayReading: Sendable {
     private let reportedBits = Atomic<UInt64>(0)
     /// The largest report of the last ``peakWindow``, and when it was made.
     private let peakBits = Atomic<UInt64>(0)
+    /// Host seconds as `Double` bits.
     private let peakAt = Atomic<UInt64>(0)
+    private let clock = MonotonicTimeSource()
     private let added = Atomic<UInt64>(0)
     private let underflowCount = Atomic<Int>(0)
 
@@ -35,12 +37,10 @@ public final class OutputDelayReading: Sendable {
 
     public func report(_ seconds: Double) {
         reportedBits.store(seconds.bitPattern, ordering: .relaxed)
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        let now = UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-        if seconds >= recentPeak || now &- peakAt.load(ordering: .relaxed) > UInt64(Self.peakWindow * 1e9) {
+        let now = clock.now()
+        if seconds >= recentPeak || now - Double(bitPattern: peakAt.load(ordering: .relaxed)) > Self.peakWindow {
             peakBits.store(seconds.bitPattern, ordering: .relaxed)
-            peakAt.store(now, ordering: .relaxed)
+            peakAt.store(now.bitPattern, ordering: .relaxed)
         }
     }
     public func setAudioDelay(_ seconds: Double) { added.store(seconds.bitPattern, ordering: .relaxed) }

@@ -21,8 +21,6 @@ public final class PulseAudioSink: SoundDevice {
         var format: AudioFormat
         var started = false
         var stopped = false
-        var volume: Int
-        var muted: Bool
     }
 
     private let mixer = SoundMixer()
@@ -42,10 +40,10 @@ public final class PulseAudioSink: SoundDevice {
         delay = OutputDelayReading(reported: place.buffer, audioDelay: audioDelay)
         self.warn = warn
         let format = AudioFormat(sampleRate: preferredRate, channels: min(max(preferredChannels, 1), 8), sample: .float32)
-        state = Mutex(State(format: format, volume: min(max(volume, 0), 100), muted: muted))
+        state = Mutex(State(format: format))
+        mixer.setLevels(volume: volume, muted: muted)
         let stream = try Self.open(format, place: place, mixer: mixer, delay: delay, onLost: lostHandler)
         state.withLock { $0.stream = stream }
-        applyLevels()
         startSupervisor()
     }
 
@@ -128,23 +126,10 @@ public final class PulseAudioSink: SoundDevice {
     /// Times the server played silence it was not given.
     public var underflows: Int { delay.underflows }
 
-    public var volume: Int { state.withLock { $0.volume } }
-    public var muted: Bool { state.withLock { $0.muted } }
-
-    public func setVolume(_ percent: Int) {
-        state.withLock { $0.volume = min(max(percent, 0), 100) }
-        applyLevels()
-    }
-
-    public func setMuted(_ muted: Bool) {
-        state.withLock { $0.muted = muted }
-        applyLevels()
-    }
-
-    private func applyLevels() {
-        let (volume, muted) = state.withLock { ($0.volume, $0.muted) }
-        mixer.setGain(SoundMixer.gain(volume: volume, muted: muted))
-    }
+    public var volume: Int { mixer.volume }
+    public var muted: Bool { mixer.muted }
+    public func setVolume(_ percent: Int) { mixer.setLevels(volume: percent) }
+    public func setMuted(_ muted: Bool) { mixer.setLevels(muted: muted) }
 
     public func input() -> any AudioSink { Input(device: self, id: nextInputID.add(1, ordering: .relaxed).newValue) }
 

@@ -62,6 +62,22 @@ public final class SoundMixer: AudioSource, Sendable {
 
     public var gain: Float { Float(bitPattern: gainBits.load(ordering: .relaxed)) }
 
+    /// The device's volume (0…100 %) and mute, which set the gain.
+    private let levels = Mutex((volume: 100, muted: false))
+
+    public var volume: Int { levels.withLock { $0.volume } }
+    public var muted: Bool { levels.withLock { $0.muted } }
+
+    /// Volume (clamped to 0…100 %) and mute; nil keeps what is set.
+    public func setLevels(volume: Int? = nil, muted: Bool? = nil) {
+        let gain = levels.withLock { l in
+            if let volume { l.volume = min(max(volume, 0), 100) }
+            if let muted { l.muted = muted }
+            return Self.gain(volume: l.volume, muted: l.muted)
+        }
+        setGain(gain)
+    }
+
     /// The linear gain for a volume in percent: cubic, as mpv maps its volume (gain = (v/100)³: equal
     /// steps sound roughly equal); 0 when muted.
     public static func gain(volume: Int, muted: Bool) -> Float {

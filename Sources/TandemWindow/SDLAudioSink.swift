@@ -34,7 +34,6 @@ public final class SDLAudioSink: SoundDevice {
 
     private let mixer = SoundMixer()
     private let device = Mutex(Device())
-    private let levels: Mutex<(volume: Int, muted: Bool)>
     /// One SDL buffer, and the audio delay: read on SDL's audio thread (through the player's pull),
     /// where taking `device`'s lock could deadlock with ``stop()`` waiting for that very callback.
     private let delay: OutputDelayReading
@@ -49,7 +48,6 @@ public final class SDLAudioSink: SoundDevice {
     /// so a missing device is known before playback. Throws when no device can be opened.
     public init(preferredRate: Int = 48000, preferredChannels: Int = 2, volume: Int = 100,
                 muted: Bool = false, audioDelay: Double = 0) throws(SoundDeviceError) {
-        levels = Mutex((min(max(volume, 0), 100), muted))
         delay = OutputDelayReading(audioDelay: audioDelay)
         guard SDLSubsystems.start(SDL_INIT_AUDIO) else {
             throw SoundDeviceError(reason: "SDL audio: \(sdlError())")
@@ -62,7 +60,7 @@ public final class SDLAudioSink: SoundDevice {
             SDLSubsystems.stop(SDL_INIT_AUDIO)
             throw SoundDeviceError(reason: reason)
         }
-        applyLevels()
+        mixer.setLevels(volume: volume, muted: muted)
     }
 
     deinit { stop() }
@@ -185,23 +183,10 @@ public final class SDLAudioSink: SoundDevice {
     // MARK: Volume
 
     /// 0…100 %.
-    public var volume: Int { levels.withLock { $0.volume } }
-    public var muted: Bool { levels.withLock { $0.muted } }
-
-    public func setVolume(_ percent: Int) {
-        levels.withLock { $0.volume = min(max(percent, 0), 100) }
-        applyLevels()
-    }
-
-    public func setMuted(_ muted: Bool) {
-        levels.withLock { $0.muted = muted }
-        applyLevels()
-    }
-
-    private func applyLevels() {
-        let (volume, muted) = levels.withLock { ($0.volume, $0.muted) }
-        mixer.setGain(SoundMixer.gain(volume: volume, muted: muted))
-    }
+    public var volume: Int { mixer.volume }
+    public var muted: Bool { mixer.muted }
+    public func setVolume(_ percent: Int) { mixer.setLevels(volume: percent) }
+    public func setMuted(_ muted: Bool) { mixer.setLevels(muted: muted) }
 
     // MARK: Device
 

@@ -125,10 +125,21 @@ let package = Package(
         ),
         // The party server on the network: the runner (PartyServerCore on real connections), the media
         // endpoint and relay, the cluster gate. Links no decoder: no FFmpeg, PlayerCore or StoryKit.
+        // The browser guest's page (HTML, CSS, ES modules) embedded in the binary, and its routes. Pure:
+        // links nothing.
+        .target(
+            name: "PartyWeb",
+            exclude: ["Page/README.md"],
+            resources: [
+                .embedInCode("Page/page.html"), .embedInCode("Page/style.css"), .embedInCode("Page/main.js"),
+                .embedInCode("Page/clock.js"), .embedInCode("Page/connection.js"), .embedInCode("Page/sync.js"),
+                .embedInCode("Page/media.js"), .embedInCode("Page/ui.js"), .embedInCode("Page/hmac.js"),
+            ]
+        ),
         .target(
             name: "PartyServer",
             dependencies: [
-                "PartyKit", "PartySecurity", "MediaTime", "WebSocketTransport", "TandemBase",
+                "PartyKit", "PartySecurity", "PartyWeb", "MediaTime", "WebSocketTransport", "TandemBase",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -352,6 +363,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PartyServerTests", dependencies: ["PartyServer", "PartyKit"]),
+        .testTarget(name: "PartyWebTests", dependencies: ["PartyWeb", "PartyKit", "TestSupport"], exclude: ["js"]),
         .testTarget(
             name: "PartyClientTests",
             dependencies: [

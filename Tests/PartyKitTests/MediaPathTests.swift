@@ -100,3 +100,17 @@ import Testing
         }
     }
 }
+
+@Suite struct MediaCredentialTests {
+    @Test func aRequestPresentsItsHeaderElseItsCookie() {
+        #expect(MediaToken.presented(authorization: "Bearer abc", cookies: ["tandem-media=def"]) == "abc")
+        #expect(MediaToken.presented(authorization: "Basic abc", cookies: []) == "", "a header of another kind is a wrong credential")
+        #expect(MediaToken.presented(authorization: nil, cookies: ["a=1; tandem-media=def ; b=2"]) == "def")
+        #expect(MediaToken.presented(authorization: nil, cookies: ["a=1", "tandem-media=xyz"]) == "xyz")
+        #expect(MediaToken.presented(authorization: nil, cookies: ["a=1; tandem-mediax=1; xtandem-media=2"]) == nil)
+        #expect(MediaToken.presented(authorization: nil, cookies: []) == nil)
+        #expect(MediaToken.matches(presented: "abc", token: "abc"))
+        #expect(!MediaToken.matches(presented: "abd", token: "abc"))
+        #expect(!MediaToken.matches(presented: nil, token: "abc"))
+    }
+}

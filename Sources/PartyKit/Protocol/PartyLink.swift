@@ -82,6 +82,13 @@ public struct PartyLink: Sendable, Equatable, CustomStringConvertible {
         "\(insecure ? "http" : "https")://\(host.contains(":") ? "[\(host)]" : host):\(port)"
     }
 
+    /// The browser guest's link: the party's page on its server (`/p/ID`), with the key (and the pinned
+    /// certificate's fingerprint, for a careful guest to compare) in the fragment, which a browser never
+    /// sends in a request, so it is in no request line and no log.
+    public var browserLink: String {
+        "\(httpOrigin)/p/\(party)#key=\(key)" + (fingerprint.map { "&fp=\($0)" } ?? "")
+    }
+
     /// The WebSocket path the server serves this party on.
     public var path: String { "/party/\(party)" }
 

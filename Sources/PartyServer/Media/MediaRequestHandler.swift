@@ -2,10 +2,13 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import PartyKit
+import PartyWeb
 import WebSocketTransport
 
-/// Serves `GET`/`HEAD /party/ID/media/N` on one connection: byte ranges of an item's local file
-/// (206, 416, `Accept-Ranges`, `Content-Range`), to holders of the party's media token (403
+/// Serves the party port's plain HTTP on one connection: the browser guest's page (`/p/ID`, `/web/NAME`:
+/// ``WebRoute``) and `GET`/`HEAD /party/ID/media/N`: byte ranges of an item's local file
+/// (206, 416, `Accept-Ranges`, `Content-Range`), to holders of the party's media token (a header, or
+/// the page's cookie; 403
 /// otherwise, and 429 once an address sent too many wrong ones: ``MediaWrongKeys``); 404 for an
 /// unknown party or item. The body goes out as a file region (sendfile):
 /// the bytes never enter this process's memory, so a reader that stops reading costs a file
@@ -75,6 +78,9 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
         guard head.method == .GET || head.method == .HEAD else {
             return refuse(.methodNotAllowed, "only GET and HEAD", extra: [("Allow", "GET, HEAD")], head: head, context: context)
         }
+        if let route = WebRoute(target: head.uri) {
+            return serve(route, head: head, context: context)
+        }
         guard let (party, item) = MediaPath.parse(head.uri) else {
             return refuse(.notFound, "not a party media path", head: head, context: context)
         }
@@ -85,9 +91,11 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
         guard let entry = library.entry(party: party) else {
             return refuse(.notFound, "no such party here", head: head, context: context)
         }
-        guard MediaToken.matches(authorization: head.headers.first(name: "authorization"), token: entry.token) else {
+        let presented = MediaToken.presented(authorization: head.headers.first(name: "authorization"),
+                                             cookies: head.headers["cookie"])
+        guard MediaToken.matches(presented: presented, token: entry.token) else {
             // A request without any credential is a player that has none, not a guess.
-            if head.headers.contains(name: "authorization") { wrongKeys.recordMiss(source) }
+            if presented != nil { wrongKeys.recordMiss(source) }
             return refuse(.forbidden, "wrong or missing party media credential", head: head, context: context)
         }
         guard let path = entry.files[item] else {
@@ -108,11 +116,11 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
         let range = head.headers.first(name: "range")
         fileIO.openFile(_deprecatedPath: path, eventLoop: loop).whenComplete { result in
             let (handler, context) = bound.value
-            handler.opened(result, item: item, range: range, head: head, keepAlive: keepAlive, context: context)
+            handler.opened(result, item: item, path: path, range: range, head: head, keepAlive: keepAlive, context: context)
         }
     }
 
-    private func opened(_ result: Result<(NIOFileHandle, FileRegion), any Error>, item: Int, range: String?,
+    private func opened(_ result: Result<(NIOFileHandle, FileRegion), any Error>, item: Int, path: String, range: String?,
                         head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) {
         switch result {
         case .failure:
@@ -122,14 +130,14 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
                 try? file.close()
                 return
             }
-            send(file: file, region: region, range: range, head: head, keepAlive: keepAlive, context: context)
+            send(file: file, region: region, path: path, range: range, head: head, keepAlive: keepAlive, context: context)
         }
     }
 
-    private func send(file: NIOFileHandle, region: FileRegion, range: String?, head: HTTPRequestHead, keepAlive: Bool,
+    private func send(file: NIOFileHandle, region: FileRegion, path: String, range: String?, head: HTTPRequestHead, keepAlive: Bool,
                       context: ChannelHandlerContext) {
         let size = Int64(region.readableBytes)
-        var headers = HTTPHeaders([("Accept-Ranges", "bytes"), ("Content-Type", "application/octet-stream")])
+        var headers = HTTPHeaders([("Accept-Ranges", "bytes"), ("Content-Type", MediaContentType.of(path: path))])
         let status: HTTPResponseStatus
         let body: FileRegion?
         switch ByteRange.resolve(range, size: size) {
@@ -264,7 +272,7 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
         }
     }
 
-    private func refuse(_ status: HTTPResponseStatus, _ reason: String, extra: [(String, String)] = [], head: HTTPRequestHead,
+    func refuse(_ status: HTTPResponseStatus, _ reason: String, extra: [(String, String)] = [], head: HTTPRequestHead,
                         context: ChannelHandlerContext) {
         let text = "\(status.code) \(status.reasonPhrase): \(reason)\n"
         var headers = HTTPHeaders([("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", "\(text.utf8.count)")])
@@ -277,7 +285,7 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
         finish(keepAlive: head.isKeepAlive, context: context) {}
     }
 
-    private func finish(keepAlive: Bool, context: ChannelHandlerContext, done: @escaping @Sendable () -> Void) {
+    func finish(keepAlive: Bool, context: ChannelHandlerContext, done: @escaping @Sendable () -> Void) {
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { result in
             done()

@@ -8,7 +8,8 @@ package enum PartyEvent: Encodable, Sendable, Equatable {
     case info(text: String)
     /// The party's link, printed by the host; `reach`: whom it is for when a self-serving host has
     /// two (`internet`, then `lan`), nil when it has one.
-    case party(link: String, party: String, reach: String? = nil)
+    /// `web`: the same party's page, for guests in a browser.
+    case party(link: String, party: String, reach: String? = nil, web: String? = nil)
     /// The member's state, once a second.
     case status(PartyStatusLine)
 
@@ -38,9 +39,10 @@ package enum PartyEvent: Encodable, Sendable, Equatable {
         case .info(let text):
             try c.encode(event: "info")
             try c.encode(text, forKey: "text")
-        case .party(let link, let party, let reach):
+        case .party(let link, let party, let reach, let web):
             try c.encode(event: "party")
             try c.encode(link, forKey: "link")
+            if let web { try c.encode(web, forKey: "web") }
             try c.encode(party, forKey: "party")
             if let reach { try c.encode(reach, forKey: "reach") }
         case .status(let s):

@@ -73,9 +73,12 @@ package final class PartyOutput: Sendable {
     /// The party's link on standard output (or a `party` event). `reach`: whom it is for when there
     /// are two (`internet`, `lan`): on a terminal a line above it says so.
     package func link(_ link: PartyLink, reach: String? = nil) {
-        if json { lines.emit(PartyEvent.party(link: link.description, party: link.party, reach: reach)) } else {
+        if json {
+            lines.emit(PartyEvent.party(link: link.description, party: link.party, reach: reach, web: link.browserLink))
+        } else {
             if let reach { printAbove(reach == "internet" ? "for guests on the internet:" : "for guests on your LAN:") }
             FileHandleOutput.standardOutput.write(link.description + "\n")
+            FileHandleOutput.standardOutput.write("in a browser: " + link.browserLink + "\n")
         }
     }
 

@@ -1,0 +1,262 @@
+// The browser guest: joins the party named by this page's path with the key in its fragment, keeps
+// the party clock, plays the party's timeline, and shows who is here and what they say.
+
+import { ClockSync, PingLoop, localNow } from "./clock.js";
+import { ConnectionMachine, PartyConnection } from "./connection.js";
+import { mediaToken } from "./hmac.js";
+import { playability, source } from "./media.js";
+import { MEASURE_INTERVAL, VideoSync } from "./sync.js";
+import { $, appendChat, fingerprintHex, formatTime, presenceText, problem, renderPeople, status, toast } from "./ui.js";
+
+/** How often the page tells the party how it is (and at once when its state changes). */
+const STATUS_INTERVAL = 1;
+/** Seeks by keys, as mpv's: arrows 5 s, up and down 60 s. */
+const SEEK_SMALL = 5, SEEK_LARGE = 60;
+
+const party = decodeURIComponent(location.pathname.split("/")[2] ?? "");
+const fragment = new URLSearchParams(location.hash.slice(1));
+const key = fragment.get("key");
+const fingerprint = fragment.get("fp");
+
+const video = $("video");
+const clock = new ClockSync();
+let connection = null;
+let pings = null;
+let welcome = null;
+let participants = [];
+let item = -1;
+let itemProblem = null;
+let commandId = 0;
+let lastState = null;
+let audioOutput = null;
+
+const sync = new VideoSync(video, clock, {
+  state: () => sendStatus(),
+  problem: (text) => { problem(text); sendStatus(); },
+});
+
+/** What the party's lists and the tests read. */
+window.tandem = {
+  state: () => ({
+    phase: connection?.machine.phase ?? "idle", syncPhase: sync.phase, ready: sync.isReady, epoch: sync.appliedEpoch,
+    errorMs: sync.error === null ? null : sync.error * 1000, landingMs: sync.landing * 1000, runStepMs: sync.runSteps.unity * 1000, stats: { ...sync.stats },
+    rttMs: clock.estimate ? clock.estimate.minDelay * 1000 : null, currentTime: video.currentTime, paused: video.paused,
+    rate: video.playbackRate, me: welcome?.you.id ?? null, participants: participants.map((p) => p.name),
+    item, problem: $("problem").hidden ? null : $("problem").textContent,
+  }),
+  trace: () => sync.trace,
+};
+
+function begin() {
+  $("party-name").textContent = party ? `Tandem · ${party}` : "Tandem";
+  if (!party || !key) {
+    status("");
+    problem("This link has no party key. Open the whole link the host shared (the part after # is the key).");
+    return;
+  }
+  // The media credential, as a cookie only the party's media path receives (a <video> sends no headers).
+  const secure = location.protocol === "https:" ? "; Secure" : "";
+  document.cookie = `tandem-media=${mediaToken(key, party)}; Path=/party/${encodeURIComponent(party)}/media; SameSite=Strict${secure}`;
+  if (fingerprint) {
+    const hex = fingerprintHex(fingerprint);
+    if (hex) { $("fingerprint-hex").textContent = hex; $("fingerprint").hidden = false; }
+  }
+  $("name").value = localStorage.getItem("tandem-name") ?? "";
+  $("join").hidden = false;
+  status("enter your name to join");
+  $("join-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const name = $("name").value.trim().slice(0, 64);
+    if (!name) return;
+    localStorage.setItem("tandem-name", name);
+    join(name);
+  });
+}
+
+function join(name) {
+  $("join").hidden = true;
+  status("connecting…");
+  measureOutput();
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const machine = new ConnectionMachine({ party, key, name });
+  connection = new PartyConnection(machine, `${scheme}//${location.host}/party/${encodeURIComponent(party)}`, {
+    welcomed, message, notice: toast,
+    lost: () => { pings?.stop(); status("reconnecting…"); },
+    ended: (reason) => { pings?.stop(); video.pause(); status("not connected"); problem(reason); },
+    redirect: (node) => {
+      // The party lives on another node of the cluster: its page there, with the same key.
+      const [address] = String(node).split("#");
+      location.replace(`${location.protocol}//${address}/p/${encodeURIComponent(party)}${location.hash}`);
+    },
+  });
+  connection.start();
+  window.addEventListener("pagehide", () => connection?.leave());
+}
+
+function welcomed(w) {
+  welcome = w;
+  participants = w.participants;
+  renderPeople(participants, w.you.id);
+  $("stage").hidden = false;
+  $("side").hidden = false;
+  $("chat").replaceChildren();
+  for (const line of w.chat ?? []) appendChat(line.from, line.text);
+  setupItems(w.config.items);
+  status(`connected as ${w.you.name} · syncing…`);
+  pings = new PingLoop(clock, (id, t0) => connection.send({ type: "timePing", id, t0 }));
+  pings.start();
+  timeline(w.timeline);
+  updateControls();
+}
+
+function message(msg) {
+  switch (msg.type) {
+    case "timePong":
+      if (pings?.pong(msg) && sync.phase === "idle" && !clock.isBursting) sync.clockReady();
+      break;
+    case "timeline": timeline(msg); break;
+    case "joined": participants = [...participants.filter((p) => p.id !== msg.id), msg]; toast(`${msg.name} joined`); people(); break;
+    case "left": participants = participants.filter((p) => p.id !== msg.participant.id); toast(`${msg.participant.name} ${msg.reason}`); people(); break;
+    case "participants": participants = msg.participants; people(); break;
+    case "presence": participants = participants.map((p) => (p.id === msg.id ? msg : p)); people(); break;
+    case "hostChanged":
+      participants = participants.map((p) => ({ ...p, role: p.id === msg.id ? "host" : "participant" }));
+      if (welcome && msg.id === welcome.you.id) welcome.you.role = "host";
+      toast(`${msg.name} is the host now`);
+      people();
+      updateControls();
+      break;
+    case "chatMessage": appendChat(msg.from, msg.text); break;
+    case "refused": toast(msg.reason); break;
+  }
+}
+
+function people() { renderPeople(participants, welcome?.you.id); }
+
+function setupItems(items) {
+  const select = $("items");
+  select.replaceChildren(...items.map((it, i) => { const o = document.createElement("option"); o.value = i; o.textContent = it.title; return o; }));
+  select.hidden = items.length < 2;
+}
+
+function timeline(t) {
+  const changed = t.item !== item;
+  if (changed) openItem(t.item);
+  if (itemProblem) return sendStatus();
+  sync.apply(t, changed);
+  if (t.reason) toast(t.reason);
+  updateControls();
+}
+
+function openItem(index) {
+  item = index;
+  const it = welcome.config.items[index];
+  $("items").value = String(index);
+  const verdict = playability(it, (type) => video.canPlayType(type));
+  itemProblem = verdict.ok ? null : `${verdict.reason}. Join with the Tandem app instead: tandem join LINK (the link with tandem://)`;
+  problem(itemProblem);
+  if (itemProblem) { video.removeAttribute("src"); video.load(); return; }
+  video.src = source(party, index, it);
+}
+
+function sendStatus() {
+  if (!connection || !welcome) return;
+  let state = "syncing";
+  if (itemProblem) state = "unavailable";
+  else if (sync.buffering) state = "stalled";
+  else if (sync.isReady) state = "ready";
+  const message = { type: "status", epoch: sync.appliedEpoch, state, source: "browser" };
+  if (sync.error !== null) message.skewMs = sync.error * 1000;
+  if (clock.estimate) { message.rttMs = clock.estimate.minDelay * 1000; message.offsetUncertaintyMs = clock.estimate.uncertainty * 1000; }
+  if (itemProblem) message.problem = itemProblem.slice(0, 200);
+  if (sync.buffering) message.buffering = true;
+  if (audioOutput) message.output = audioOutput;
+  connection.send(message);
+  if (state !== lastState) {
+    lastState = state;
+    const you = welcome.you.name;
+    status({ ready: `${you} · in sync`, syncing: `${you} · syncing…`, stalled: `${you} · buffering…`, unavailable: `${you} · can't play this item` }[state]);
+  }
+}
+
+/** The delay of the sound output, from an AudioContext on the same device (made on the Join click). */
+function measureOutput() {
+  try {
+    const context = new AudioContext();
+    const read = () => {
+      const seconds = (context.baseLatency ?? 0) + (context.outputLatency ?? 0);
+      audioOutput = { driver: "browser", delayMs: Math.round(seconds * 1000 * 10) / 10, renderedMs: 0 };
+    };
+    read();
+    setTimeout(() => { read(); context.close(); }, 1000);
+  } catch {
+    audioOutput = null;
+  }
+}
+
+// Controls: each sends a command; the party decides when (and whether) it happens.
+function command(action, value) {
+  commandId += 1;
+  const message = { type: "command", id: commandId, action };
+  if (value !== undefined) message.value = value;
+  connection?.send(message);
+}
+
+function mayControl() { return welcome && (welcome.config.control === "everyone" || welcome.you.role === "host"); }
+
+function updateControls() {
+  const allowed = mayControl();
+  for (const id of ["play", "seek", "rate", "items"]) {
+    $(id).disabled = !allowed;
+    $(id).title = allowed ? $(id).title.replace(/ — .*$/, "") : "only the host controls this party";
+  }
+  const t = sync.timeline;
+  $("play").textContent = t?.playing ? "⏸" : "▶";
+  if (t && document.activeElement !== $("rate")) $("rate").value = String(t.rate);
+}
+
+function togglePlay() { if (sync.timeline) command(sync.timeline.playing ? "pause" : "play"); }
+function seekBy(seconds) { const t = sync.target(); if (t !== null) command("seek", Math.max(0, t + seconds)); }
+function rateBy(factor) { if (sync.timeline) command("rate", Math.min(4, Math.max(0.25, Math.round(sync.timeline.rate * factor * 100) / 100))); }
+
+$("play").addEventListener("click", togglePlay);
+$("seek").addEventListener("change", () => command("seek", Number($("seek").value)));
+$("rate").addEventListener("change", () => command("rate", Number($("rate").value)));
+$("items").addEventListener("change", () => command("item", Number($("items").value)));
+$("mute").addEventListener("click", () => { video.muted = !video.muted; $("mute").textContent = video.muted ? "🔇" : "🔊"; });
+$("fullscreen").addEventListener("click", () => (document.fullscreenElement ? document.exitFullscreen() : $("screen").requestFullscreen()));
+$("chat-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = $("chat-input").value.trim();
+  if (text && connection?.send({ type: "chat", text: text.slice(0, 2000) })) $("chat-input").value = "";
+});
+
+// mpv's keys, where they mean the same.
+document.addEventListener("keydown", (event) => {
+  if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement || !welcome) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const keys = {
+    " ": togglePlay, p: togglePlay, ArrowLeft: () => seekBy(-SEEK_SMALL), ArrowRight: () => seekBy(SEEK_SMALL),
+    ArrowDown: () => seekBy(-SEEK_LARGE), ArrowUp: () => seekBy(SEEK_LARGE), "[": () => rateBy(1 / 1.1), "]": () => rateBy(1.1),
+    Backspace: () => command("rate", 1), m: () => $("mute").click(), f: () => $("fullscreen").click(),
+  };
+  const action = keys[event.key];
+  if (!action) return;
+  event.preventDefault();
+  if (["m", "f"].includes(event.key) || mayControl()) action();
+  else toast("only the host controls this party");
+});
+
+setInterval(() => sync.tick(), MEASURE_INTERVAL * 1000);
+setInterval(() => {
+  const position = sync.target();
+  const duration = welcome?.config.items[item]?.identity?.duration || video.duration;
+  if (position !== null) {
+    $("time").textContent = `${formatTime(position)} / ${formatTime(duration)}`;
+    if (document.activeElement !== $("seek")) { $("seek").max = String(duration || 1); $("seek").value = String(position); }
+  }
+}, 100);
+setInterval(sendStatus, STATUS_INTERVAL * 1000);
+document.addEventListener("visibilitychange", () => { if (!document.hidden && sync.timeline) sync.recover(); });
+
+begin();

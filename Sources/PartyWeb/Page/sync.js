@@ -1,0 +1,315 @@
+// The party's timeline on a <video> element: seeks landed at their instant, commands at theirs, and
+// small errors corrected in "episodes".
+//
+// Browsers are not native players: a change of playbackRate steps currentTime by −19…−25 ms, and a
+// play() or a seek lands 70–90 ms after it is asked for (measured in Chromium). So this page never
+// nudges continuously as the native member does: it measures only at the base rate,
+// corrects an error with a short run at a slightly other rate whose length is computed, then waits for
+// the player to settle before measuring again; and it learns how late its own play() lands.
+//
+// What is measured is currentTime, the element's clock, which follows the sound being played out: a
+// presented picture's media time (requestVideoFrameCallback) is quantised to its frame, and after a
+// rate change it reads a whole frame off (a 10 fps clip flipped between +23 and −77 ms).
+
+import { localNow } from "./clock.js";
+
+/** Beyond this error (seconds) a correction run would take too long: re-seek instead… */
+export const SEEK_THRESHOLD = 0.4;
+/** …once it has held for this many measurements in a row, and at most once per SEEK_SPACING seconds. */
+export const SEEK_PERSISTENCE = 3;
+export const SEEK_SPACING = 3;
+/** Errors under this (seconds) are left alone: below what a browser's clock can be trusted to. */
+export const EPISODE_THRESHOLD = 0.008;
+/** A correction run changes the rate by 2–10 % (pitch is kept), and lasts at least 0.5 s when it can.
+ * Not less than 2 %: Chromium seems to treat rates within a fraction of a percent of 1 as 1, without the
+ * step below, so a run of 1.002 moved nothing its step was counted on. */
+export const EPISODE_MAX_DELTA = 0.1;
+export const EPISODE_MIN_DELTA = 0.02;
+export const EPISODE_MIN_SECONDS = 0.5;
+/** After a run, a seek or a play, measurements wait this long (currentTime's steps settle). */
+export const SETTLE_SECONDS = 0.3;
+/** The error is the median of this many recent measurements, one every MEASURE_INTERVAL seconds. */
+export const MEASURE_WINDOW = 7;
+export const MEASURE_INTERVAL = 0.05;
+/** "In sync" for the party's lists: the status says ready once the error is under this. */
+export const READY_ERROR = 0.1;
+/** First guess of how late play() lands (measured 70–90 ms in Chromium), learned from then on. */
+export const INITIAL_LANDING = 0.08;
+/** Preroll of a seek while playing: the first picture lands this far ahead, doubled when too short. */
+export const INITIAL_PREROLL = 0.5;
+export const MAX_PREROLL = 4;
+/** A stream that stays out of data this long while it should play is buffering. */
+export const BUFFERING_AFTER = 0.3;
+
+/** Media position of `timeline` at party time `t`. */
+export function positionAt(timeline, t) {
+  if (!timeline.playing || t <= timeline.partyTime) return timeline.position;
+  return timeline.position + (t - timeline.partyTime) * timeline.rate;
+}
+
+/** Chromium steps its clock by about −20 ms whenever playbackRate leaves 1 (in either direction; its
+ * time stretcher's window), and by +1…+8 ms on the way back: a correction run costs that much, learned
+ * per device from each run's outcome, starting from Chromium's. From another base rate the stretcher
+ * is already at work, so that step is learned apart, from 0. */
+export const INITIAL_RUN_STEP = -0.02;
+/** How much of each run's observed step the learned one takes on (an average over the last few). */
+export const RUN_STEP_LEARNING = 0.5;
+/** A run shorter than this is not worth its step's uncertainty. */
+export const EPISODE_SHORTEST = 0.1;
+
+/**
+ * What to do about a measured error `error` (seconds, positive: ahead) at base rate `rate`, when a
+ * run's start steps the clock by `step` seconds: nothing, a seek, or a run at `rate` ± δ for `seconds`.
+ * A run moves the error by ±rate·δ·seconds plus the step, so it may go the "wrong" way: 12 ms ahead
+ * with a −20 ms step is a short run faster, not a slower one.
+ */
+export function correction(error, rate, step = 0) {
+  const size = Math.abs(error);
+  if (size >= SEEK_THRESHOLD) return { kind: "seek" };
+  if (size < EPISODE_THRESHOLD) return { kind: "none" };
+  const needed = -error - step;                 // what the run's rate must move the error by
+  const delta = Math.min(EPISODE_MAX_DELTA, Math.max(Math.abs(needed) / EPISODE_MIN_SECONDS, EPISODE_MIN_DELTA));
+  const seconds = Math.abs(needed) / (rate * delta);
+  if (seconds < EPISODE_SHORTEST) return { kind: "none" };
+  return { kind: "episode", rate: rate * (needed > 0 ? 1 + delta : 1 - delta), seconds, direction: Math.sign(needed) };
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[sorted.length >> 1] : null;
+}
+
+export class VideoSync {
+  /** `clock`: ClockSync; `events`: { state(), problem(text) }. */
+  constructor(video, clock, events) {
+    this.video = video;
+    this.clock = clock;
+    this.events = events;
+    this.timeline = null;
+    this.appliedEpoch = 0;
+    this.serial = 0;            // a seek or command of an older serial never acts (as ffplay's)
+    this.phase = "idle";        // idle → seeking → (waiting to start) → following; buffering
+    this.errors = [];
+    this.error = null;          // the current median error, seconds
+    this.measureAfter = 0;      // local time before which measurements are dropped
+    this.episodeUntil = 0;
+    this.run = null;            // the last correction run, until its outcome is measured
+    this.runSteps = { unity: INITIAL_RUN_STEP, other: 0 };
+    this.lastSeek = -Infinity;
+    this.farCount = 0;
+    this.landing = INITIAL_LANDING;
+    this.preroll = INITIAL_PREROLL;
+    this.pendingStart = null;   // { local } of a scheduled play, to learn the landing from
+    this.timer = null;
+    this.dryFrom = null;
+    this.buffering = false;
+    this.stats = { episodes: 0, seeks: 0, frames: 0 };
+    /** Recent measurements [local time, error ms, playbackRate], for the tests and benchmarks. */
+    this.trace = [];
+    this.watchFrames();
+    video.addEventListener("waiting", () => this.dryCheck());
+    video.addEventListener("playing", () => { this.dryFrom = null; if (this.buffering) this.recover(); });
+  }
+
+  /** Where the party is now, in media seconds (null before the clock has an estimate). */
+  target(local = localNow()) {
+    if (!this.timeline) return null;
+    const party = this.clock.party(local);
+    return party === null ? null : positionAt(this.timeline, party);
+  }
+
+  /** A new epoch of the party's timeline (`item`: whether the item changed, and its source was set). */
+  apply(timeline, itemChanged) {
+    const previous = this.timeline;
+    if (previous && timeline.epoch <= previous.epoch && !itemChanged) return;  // stale: never undo a newer one
+    this.timeline = timeline;
+    const serial = ++this.serial;
+    clearTimeout(this.timer);
+    if (this.clock.estimate === null) { this.phase = "idle"; return; }  // the clock's first estimate seeks
+    if (!previous || itemChanged || timeline.jump || this.phase !== "following") return this.seek(serial);
+    const startsAt = this.clock.local(timeline.partyTime);
+    if (timeline.playing && !previous.playing) {
+      // From the paused position at the instant: start that much earlier than the landing.
+      this.atLocal(startsAt - this.landing, serial, () => this.start(startsAt));
+    } else if (!timeline.playing && previous.playing) {
+      this.atLocal(startsAt, serial, () => {
+        this.video.pause();
+        this.video.currentTime = timeline.position;  // the exact still picture everyone shows
+        this.applied();
+      });
+    } else {
+      this.atLocal(startsAt, serial, () => { this.setRate(timeline.rate); this.applied(); });
+    }
+  }
+
+  /** The clock got its first estimate: land on the party's moment. */
+  clockReady() { if (this.timeline && this.phase === "idle") this.seek(++this.serial); }
+
+  applied() {
+    this.run = null;
+    this.appliedEpoch = this.timeline.epoch;
+    this.phase = "following";
+    this.errors = [];
+    this.measureAfter = localNow() + SETTLE_SECONDS;
+    this.events.state();
+  }
+
+  atLocal(local, serial, action) {
+    const wait = Math.max(0, (local - localNow()) * 1000);
+    this.timer = setTimeout(() => { if (serial === this.serial) action(); }, wait);
+  }
+
+  async seek(serial) {
+    this.phase = "seeking";
+    this.stats.seeks += 1;
+    this.lastSeek = localNow();
+    this.events.state();
+    const timeline = this.timeline;
+    const video = this.video;
+    video.pause();
+    this.setRate(timeline.rate);
+    const startParty = timeline.playing ? Math.max(timeline.partyTime, this.clock.party(localNow()) + this.preroll) : null;
+    const position = startParty === null ? timeline.position : positionAt(timeline, startParty);
+    video.currentTime = Math.max(0, position);
+    await this.landed(serial);
+    if (serial !== this.serial) return;
+    if (startParty === null) return this.applied();
+    const startLocal = this.clock.local(startParty);
+    if (startLocal - this.landing - localNow() < 0.02) {
+      // The seek took longer than the preroll: try again further ahead.
+      this.preroll = Math.min(this.preroll * 2, MAX_PREROLL);
+      return this.seek(serial);
+    }
+    this.atLocal(startLocal - this.landing, serial, () => this.start(startLocal));
+  }
+
+  /** Resolves once the element has seeked and can play on (or its serial is stale). */
+  landed(serial) {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (serial !== this.serial || (!this.video.seeking && this.video.readyState >= 3)) {
+          this.video.removeEventListener("seeked", check);
+          this.video.removeEventListener("canplay", check);
+          this.video.removeEventListener("canplaythrough", check);
+          clearInterval(poll);
+          resolve();
+        }
+      };
+      this.video.addEventListener("seeked", check);
+      this.video.addEventListener("canplay", check);
+      this.video.addEventListener("canplaythrough", check);
+      const poll = setInterval(check, 50);
+      check();
+    });
+  }
+
+  start(startLocal) {
+    this.pendingStart = { local: startLocal };
+    const played = this.video.play();
+    played?.catch((error) => this.events.problem(`the browser would not play: ${error.message}`));
+    this.applied();
+  }
+
+  setRate(rate) {
+    this.baseRate = rate;
+    this.episodeUntil = 0;
+    this.run = null;
+    this.video.playbackRate = rate;
+  }
+
+  /** Pictures presented, for the stats (requestVideoFrameCallback, where the browser has it). */
+  watchFrames() {
+    const video = this.video;
+    if (!("requestVideoFrameCallback" in HTMLVideoElement.prototype)) return;
+    const onFrame = () => {
+      this.stats.frames += 1;
+      video.requestVideoFrameCallback(onFrame);
+    };
+    video.requestVideoFrameCallback(onFrame);
+  }
+
+  /** Called every MEASURE_INTERVAL: measures, and ends correction runs. */
+  tick() {
+    const now = localNow();
+    if (this.episodeUntil && now >= this.episodeUntil) {
+      this.episodeUntil = 0;
+      if (this.run) this.run.seconds = now - this.run.started;
+      this.video.playbackRate = this.baseRate;
+      this.measureAfter = now + SETTLE_SECONDS;
+      this.errors = [];
+    }
+    this.measure(this.video.currentTime, now);
+  }
+
+  /** One measurement: media time `media` presented at local time `at`. */
+  measure(media, at) {
+    if (this.phase !== "following" || !this.timeline?.playing || this.video.paused) return;
+    const target = this.target(at);
+    if (target === null) return;
+    const error = media - target;
+    this.trace.push([Math.round(at * 1000) / 1000, Math.round(error * 1e5) / 100, this.video.playbackRate]);
+    if (this.trace.length > 3000) this.trace.shift();
+    if (at < this.measureAfter || this.episodeUntil) return;
+    if (this.pendingStart) {
+      // The first picture after a start says how late play() lands on this device.
+      this.landing = Math.min(Math.max(this.landing - error, 0), 0.5);
+      this.pendingStart = null;
+    }
+    this.errors.push(error);
+    if (this.errors.length > MEASURE_WINDOW) this.errors.shift();
+    if (this.errors.length < MEASURE_WINDOW) return;
+    this.error = median(this.errors);
+    if (this.run) {
+      // What the last run did beyond its rate's share is this device's step.
+      const { before, rate, seconds } = this.run;
+      const observed = this.error - before - (rate - this.timeline.rate) * seconds;
+      const kind = this.timeline.rate === 1 ? "unity" : "other";
+      this.runSteps[kind] += RUN_STEP_LEARNING * (Math.min(Math.max(observed, -0.1), 0.1) - this.runSteps[kind]);
+      this.run = null;
+    }
+    const wasReady = this.isReady;
+    this.act(correction(this.error, this.timeline.rate, this.runSteps[this.timeline.rate === 1 ? "unity" : "other"]), at);
+    if (this.isReady !== wasReady) this.events.state();
+  }
+
+  act(decision, now) {
+    if (decision.kind === "seek") {
+      this.farCount += 1;
+      if (this.farCount >= SEEK_PERSISTENCE && now - this.lastSeek >= SEEK_SPACING) {
+        this.farCount = 0;
+        this.seek(++this.serial);
+      }
+      return;
+    }
+    this.farCount = 0;
+    if (decision.kind !== "episode") return;
+    this.stats.episodes += 1;
+    this.run = { before: this.error, rate: decision.rate, started: localNow(), seconds: decision.seconds };
+    this.video.playbackRate = decision.rate;
+    this.episodeUntil = localNow() + decision.seconds;
+    this.errors = [];
+  }
+
+  get isReady() {
+    if (this.phase !== "following" || this.appliedEpoch !== this.timeline?.epoch || this.buffering) return false;
+    if (!this.timeline.playing) return true;
+    return this.error !== null && Math.abs(this.error) < READY_ERROR;
+  }
+
+  /** The stream ran out of data: buffering if it stays out while it should play. */
+  dryCheck() {
+    if (!this.timeline?.playing || this.phase !== "following") return;
+    const from = this.dryFrom = localNow();
+    setTimeout(() => {
+      if (this.dryFrom === from && this.video.readyState < 3) {
+        this.buffering = true;
+        this.events.state();
+      }
+    }, BUFFERING_AFTER * 1000);
+  }
+
+  recover() {
+    this.buffering = false;
+    this.seek(++this.serial);
+  }
+}

@@ -1,0 +1,126 @@
+// Unit tests of the page's pure parts, run by `node --test` (PageScriptTests.swift runs them in the suite).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
+
+const page = new URL("../../../Sources/PartyWeb/Page/", import.meta.url);
+globalThis.performance ??= { now: () => Date.now() };
+const { ClockSync, sample, fit, fitDrift } = await import(new URL("clock.js", page));
+const { ConnectionMachine, PROTOCOL_VERSION, GIVE_UP_AFTER, RETRY_MAX } = await import(new URL("connection.js", page));
+const { correction, positionAt, SEEK_THRESHOLD, EPISODE_THRESHOLD, EPISODE_MAX_DELTA } = await import(new URL("sync.js", page));
+const { playability, containerType } = await import(new URL("media.js", page));
+const { hmacSHA256Hex, mediaToken } = await import(new URL("hmac.js", page));
+
+test("the media credential is the server's HMAC-SHA256, for any key and message length", () => {
+  for (const [key, message] of [["abc", "tandem-media:brave-otter-42"], ["k".repeat(100), "m".repeat(300)], ["", ""], ["k", "a".repeat(55)], ["k", "a".repeat(56)]]) {
+    assert.equal(hmacSHA256Hex(key, message), createHmac("sha256", key).update(message).digest("hex"));
+  }
+  assert.equal(mediaToken("secret", "p1"), createHmac("sha256", "secret").update("tandem-media:p1").digest("hex"));
+});
+
+test("the clock finds the offset from the lowest one-way times of each direction", () => {
+  const clock = new ClockSync();
+  const offset = 1234.5678;                 // party = local + offset
+  let local = 10;
+  for (let i = 0; i < 40; i++) {
+    const up = 0.002 + (i % 5) * 0.003, down = 0.002 + ((i * 3) % 7) * 0.002;  // jitter, symmetric base 2 ms
+    const t0 = local, t1 = t0 + up + offset, t2 = t1 + 0.0001, t3 = t2 - offset + down;
+    assert.ok(clock.add(sample(t0, t1, t2, t3)));
+    local += 0.1;
+  }
+  assert.ok(Math.abs(clock.estimate.offset - offset) < 1e-6, `offset ${clock.estimate.offset}`);
+  assert.ok(Math.abs(clock.estimate.minDelay - 0.004) < 1e-6);
+  assert.ok(Math.abs(clock.local(clock.party(50)) - 50) < 1e-9);
+  assert.equal(clock.add(sample(1, 2, 3, 0.5)), false, "an impossible exchange is dropped");
+});
+
+test("the clock fits a drift of 100 ppm and carries the offset along it", () => {
+  const all = [];
+  for (let i = 0; i < 300; i++) {
+    const t0 = i * 0.2, drift = 100e-6, offset = 5 + drift * t0;
+    all.push(sample(t0, t0 + 0.001 + offset, t0 + 0.0011 + offset, t0 + 0.0021));
+  }
+  const drift = fitDrift(all);
+  assert.ok(drift !== null && Math.abs(drift - 100e-6) < 2e-6, `drift ${drift}`);
+  const estimate = fit(all, null, drift);
+  assert.ok(Math.abs(estimate.party(60) - 60 - (5 + 100e-6 * 60)) < 1e-4);
+});
+
+test("positions follow the timeline, and hold before its instant", () => {
+  const t = { position: 10, partyTime: 100, rate: 1.5, playing: true };
+  assert.equal(positionAt(t, 99), 10);
+  assert.equal(positionAt(t, 102), 13);
+  assert.equal(positionAt({ ...t, playing: false }, 200), 10);
+});
+
+test("a correction is nothing, a run counting the rate change's step, or a seek", () => {
+  assert.equal(correction(0.002, 1, -0.02).kind, "none");
+  assert.equal(correction(EPISODE_THRESHOLD / 2, 1).kind, "none");
+  assert.equal(correction(SEEK_THRESHOLD + 0.01, 1).kind, "seek");
+  assert.equal(correction(-SEEK_THRESHOLD - 0.01, 1).kind, "seek");
+  for (const [error, step] of [[0.05, 0], [-0.05, 0], [0.05, -0.02], [0.012, -0.02], [-0.03, -0.02], [0.2, -0.02]]) {
+    const run = correction(error, 1, step);
+    assert.equal(run.kind, "episode");
+    assert.ok(Math.abs(run.rate - 1) <= EPISODE_MAX_DELTA + 1e-9);
+    // After the run, the error is gone: the rate's share plus the step.
+    const after = error + (run.rate - 1) * run.seconds + step;
+    assert.ok(Math.abs(after) < 1e-9, `error ${error} step ${step}: ${after}`);
+  }
+  // 12 ms ahead with a −20 ms step: a short run faster, not a slower one.
+  assert.ok(correction(0.012, 1, -0.02).rate > 1);
+  // At 2× the run's rate scales with the base rate.
+  const fast = correction(0.05, 2, 0);
+  assert.ok(Math.abs(0.05 + (fast.rate - 2) * fast.seconds) < 1e-9);
+});
+
+test("the connection says hello, keeps its seat across a reconnect, and gives up after a minute", () => {
+  const m = new ConnectionMachine({ party: "p1", key: "k", name: "Ann" });
+  assert.deepEqual(m.start(), [{ kind: "connect" }]);
+  const [hello] = m.opened();
+  assert.deepEqual(hello.message, { type: "hello", version: PROTOCOL_VERSION, party: "p1", key: "k", name: "Ann" });
+  const [welcomed] = m.message({ type: "welcome", token: "seat-1" }, 0);
+  assert.equal(welcomed.kind, "welcomed");
+  assert.equal(m.message({ type: "chatMessage", from: "b", text: "hi" }, 0)[0].kind, "deliver");
+  const lost = m.closed(1);
+  assert.deepEqual(lost.map((a) => a.kind), ["lost", "retry"]);
+  assert.equal(lost[1].after, 0.1);
+  assert.deepEqual(m.retry(), [{ kind: "connect" }]);
+  assert.equal(m.opened()[0].message.resume, "seat-1");
+  let delay = 0;
+  for (let t = 2; t < 1 + GIVE_UP_AFTER - 1; t += 5) { const a = m.closed(t); delay = a.at(-1).after; m.retry(); }
+  assert.equal(delay, RETRY_MAX);
+  const [ended] = m.closed(1 + GIVE_UP_AFTER);
+  assert.equal(ended.kind, "ended");
+  assert.match(ended.reason, /lost the server/);
+  assert.deepEqual(m.closed(200), []);
+});
+
+test("each refusal ends the page with its own line; a restart only retries", () => {
+  const refusal = (code, message, seated = false) => {
+    const m = new ConnectionMachine({ party: "p1", key: "k", name: "Ann" });
+    m.start();
+    if (seated) { m.message({ type: "welcome", token: "t" }, 0); m.closed(1); m.retry(); }
+    return m.message({ type: "error", code, message }, 2);
+  };
+  assert.match(refusal("wrongKey", "wrong key")[0].reason, /wrong key — check that the link was copied whole/);
+  assert.match(refusal("versionMismatch", "version mismatch: this server speaks protocol 7, the client 6")[0].reason, /protocol 7.*this page speaks protocol 6/);
+  assert.match(refusal("unknownParty", "no such party")[0].reason, /no party "p1".*ended, or the link is wrong/);
+  assert.equal(refusal("unknownParty", "no such party", true)[0].kind, "notice");
+  assert.equal(refusal("serverShutdown", "restarting")[0].kind, "notice");
+  assert.equal(refusal("redirect", "elsewhere")[0].kind, "ended");
+  const m = new ConnectionMachine({ party: "p1", key: "k", name: "Ann" });
+  m.start();
+  assert.deepEqual(m.message({ type: "error", code: "redirect", redirect: "10.0.0.2:7000#fp" }, 0), [{ kind: "redirect", node: "10.0.0.2:7000#fp" }]);
+  assert.match(m.message({ type: "partyEnded", reason: "the host left" }, 0)[0].reason, /the party ended: the host left/);
+});
+
+test("an item plays when the browser decodes its codecs, and says which one it does not", () => {
+  const chromium = (type) => (/avc1|mp4a|vp09|opus|vorbis|av01|vp8/.test(type) && !/hvc1|ac-3|ec-3/.test(type) ? "probably" : "");
+  const item = (title, ...streams) => ({ title, identity: { duration: 60, streams } });
+  assert.deepEqual(playability(item("party.mp4", "video h264 640x360", "audio aac 48000 Hz 2 ch"), chromium), { ok: true });
+  assert.deepEqual(playability(item("clip.webm", "video vp9 640x360", "audio opus 48000 Hz 2 ch"), chromium), { ok: true });
+  assert.match(playability(item("film.mkv", "video hevc 1920x1080", "audio aac 48000 Hz 2 ch"), chromium).reason, /does not decode HEVC video/);
+  assert.match(playability(item("film.mp4", "video h264 1920x1080", "audio ac3 48000 Hz 6 ch"), chromium).reason, /does not decode AC3 sound/);
+  assert.match(playability(item("film.xyz", "video h264 1920x1080"), chromium).reason, /cannot open film.xyz/);
+  assert.equal(containerType("a.M4A"), "audio/mp4");
+});

@@ -37,6 +37,7 @@ import Testing
         #expect(values[3]["event"] == "party" && values[3]["party"] == "demo")
         #expect(values[3]["link"] == .string(PartyLink(host: "127.0.0.1", port: 9000, party: "demo", key: "k").description))
         #expect(recorder.lines[3].contains("tandem://127.0.0.1:9000/party/demo"))  // slashes as they are
+        #expect(values[3]["web"] == "https://127.0.0.1:9000/p/demo#key=k", "the browser link, the key in its fragment")
     }
 
     @Test func statusWithUnknownSkewAndPositionWritesNull() {

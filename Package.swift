@@ -302,7 +302,8 @@ let package = Package(
             ]
         ),
         // What the test targets share: failure-bounded waits, child processes and blocking work
-        // kept off the cooperative pool, temporary folders, loopback ports, a UNIX-socket line client.
+        // kept off the cooperative pool, temporary folders, loopback ports, a UNIX-socket line client, a
+        // WebDriver client on a real headless Chromium.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // A certificate authority made in the test (TLS tests only: it links swift-certificates and NIOSSL).
         .target(
@@ -351,7 +352,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "PartyServerTests", dependencies: ["PartyServer", "PartyKit"]),
+        // The media endpoint's pieces; and TestSupport's WebDriver on a real headless Chromium, for the browser
+        // guest page's tests.
+        .testTarget(name: "PartyServerTests", dependencies: ["TestSupport", "PartyServer", "PartyKit"]),
         .testTarget(
             name: "PartyClientTests",
             dependencies: [

@@ -313,7 +313,8 @@ let package = Package(
             ]
         ),
         // What the test targets share: failure-bounded waits, child processes and blocking work
-        // kept off the cooperative pool, temporary folders, loopback ports, a UNIX-socket line client.
+        // kept off the cooperative pool, temporary folders, loopback ports, a UNIX-socket line client, a
+        // WebDriver client on a real headless Chromium.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // A certificate authority made in the test (TLS tests only: it links swift-certificates and NIOSSL).
         .target(
@@ -363,6 +364,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PartyServerTests", dependencies: ["PartyServer", "PartyKit"]),
+        // The browser guest's page: its routes, its modules under Node, and the page in a real headless Chromium
+        // through TestSupport's WebDriver.
         .testTarget(name: "PartyWebTests", dependencies: ["PartyWeb", "PartyKit", "TestSupport"], exclude: ["js"]),
         .testTarget(
             name: "PartyClientTests",

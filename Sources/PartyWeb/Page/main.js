@@ -41,7 +41,7 @@ window.tandem = {
     phase: connection?.machine.phase ?? "idle", syncPhase: sync.phase, ready: sync.isReady, epoch: sync.appliedEpoch,
     errorMs: sync.error === null ? null : sync.error * 1000, landingMs: sync.landing * 1000, runStepMs: sync.runSteps.unity * 1000, stats: { ...sync.stats },
     rttMs: clock.estimate ? clock.estimate.minDelay * 1000 : null, currentTime: video.currentTime, paused: video.paused,
-    rate: video.playbackRate, me: welcome?.you.id ?? null, participants: participants.map((p) => p.name),
+    rate: video.playbackRate, timelineRate: sync.timeline?.rate ?? null, me: welcome?.you.id ?? null, participants: participants.map((p) => p.name),
     item, problem: $("problem").hidden ? null : $("problem").textContent,
   }),
   trace: () => sync.trace,

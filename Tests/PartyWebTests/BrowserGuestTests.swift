@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The page in a real Chromium (Debian's `chromium` and `chromium-driver`, over WebDriver) as a guest
+/// of a real party that the built `tandem` hosts on loopback, over TLS with its self-signed certificate.
+@Suite struct BrowserGuestTests {
+    static let unavailable = WebDriver.unavailable()
+
+    /// `tandem host --headless --json` of `file`, and the browser link it printed.
+    static func host(_ file: String, script: String, duration: Int) async throws -> (ChildProcess, String) {
+        let host = try ChildProcess.tandem(["host", "--headless", "--json", "--listen", "127.0.0.1:0", "--no-port-mapping",
+                                            "--name", "Hal", "--script", script, "--duration", "\(duration)", file],
+                                           standardError: .standardOutput)
+        let line = try await host.line(within: 60) { $0.contains("\"web\"") }
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        return (host, try #require(object?["web"] as? String))
+    }
+
+    /// Opens `link`, types a name and joins.
+    static func join(_ browser: WebDriver, _ link: String, name: String = "Wendy") async throws {
+        try await browser.navigate(to: link)
+        try await browser.sendKeys(name, to: try await browser.element(css: "#name"))
+        try await browser.click(try await browser.element(css: "#join-button"))
+    }
+
+    static func state(_ browser: WebDriver) async throws -> WebDriver.JSON {
+        try await browser.execute("return window.tandem.state()")
+    }
+
+    @Test(.enabled(if: unavailable == nil, "\(unavailable?.description ?? "")"))
+    func aBrowserGuestFollowsTheHostThroughEveryCommandAndChats() async throws {
+        let (host, link) = try await Self.host(Repository.asset("party.mp4"),
+                                               script: "play@2,pause@10,play@12,seek:30@15,rate:1.25@18,rate:1@22", duration: 32)
+        defer { host.terminate() }
+        #expect(link.hasPrefix("https://127.0.0.1:") && link.contains("/p/") && link.contains("#key="))
+        let browser = try await WebDriver.start()
+        do {
+            try await Self.join(browser, link)
+            // Playing, in sync (the page's own measure, under 100 ms), and the host's party counts it.
+            try await browser.wait(until: "const s = window.tandem.state(); return s.ready && !s.paused && s.epoch >= 2", within: .seconds(30))
+            _ = try await host.output(containing: "Wendy joined", within: 10)
+            // The host's pause, then its play from the same picture.
+            try await browser.wait(until: "const s = window.tandem.state(); return s.paused && s.syncPhase == 'following'", within: .seconds(15))
+            let paused = try await Self.state(browser)["currentTime"]?.double ?? 0
+            #expect((7...10.5).contains(paused), "paused at \(paused)")
+            try await browser.wait(until: "const s = window.tandem.state(); return !s.paused && s.currentTime > 30", within: .seconds(15))
+            try await browser.wait(until: "return window.tandem.state().timelineRate == 1.25", within: .seconds(10))
+            try await browser.wait(until: "const s = window.tandem.state(); return s.timelineRate == 1 && s.ready", within: .seconds(15))
+            // Chat to the party.
+            try await browser.sendKeys("hello from a browser\n", to: try await browser.element(css: "#chat-input"))
+            _ = try await host.output(containing: "hello from a browser", within: 10)
+            let last = try await Self.state(browser)
+            #expect(last["participants"]?.array?.compactMap(\.string).sorted() == ["Hal", "Wendy"])
+            #expect(abs(last["errorMs"]?.double ?? .infinity) < 100, "\(last)")
+            print("browser guest:", last)
+            // The host leaves: the page says the party ended, nothing stuck.
+            try await browser.wait(until: "return (window.tandem.state().problem || '').includes('the party ended')", within: .seconds(30))
+        } catch {
+            print("browser logs:", (try? await browser.browserLogs()) ?? [])
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
+
+    @Test(.enabled(if: unavailable == nil, "\(unavailable?.description ?? "")"))
+    func aWrongKeyANoKeyLinkAndAnUnplayableCodecEachSayWhy() async throws {
+        let folder = try TemporaryFolder("browser")
+        defer { folder.remove() }
+        let hevc = folder.path("film.mp4")
+        let made = try await ChildProcess.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                                                         "testsrc2=s=160x120:r=25:d=2", "-c:v", "libx265", "-tag:v", "hvc1", hevc])
+        try #require(made.status == 0, "ffmpeg: \(made.standardError)")
+        let (host, link) = try await Self.host(hevc, script: "play@1", duration: 30)
+        defer { host.terminate() }
+        let browser = try await WebDriver.start(windowSize: (390, 844))
+        do {
+            try await Self.join(browser, link)
+            try await browser.wait(until: "return (window.tandem.state().problem || '').includes('does not decode HEVC video')", within: .seconds(20))
+            _ = try await host.output(containing: "HEVC", within: 10)  // the party lists why Wendy cannot play
+            let shot = try await browser.screenshot()
+            #expect(shot.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+            try shot.write(to: URL(fileURLWithPath: folder.path("phone.png")))
+
+            let wrong = link.replacingOccurrences(of: "#key=", with: "#key=x")
+            try await browser.navigate(to: "about:blank")  // another fragment alone would not load the page again
+            try await Self.join(browser, wrong, name: "Mallory")
+            try await browser.wait(until: "return (window.tandem.state().problem || '').includes('check that the link was copied whole')", within: .seconds(20))
+
+            try await browser.navigate(to: String(link.split(separator: "#")[0]))
+            let line = try await browser.text(of: try await browser.element(css: "#problem"))
+            #expect(line.contains("no party key"), "\(line)")
+        } catch {
+            print("browser logs:", (try? await browser.browserLogs()) ?? [])
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
+}

@@ -39,6 +39,8 @@ import TestSupport
             #expect(!text.contains(Self.key), "\(who) printed the key:\n\(text)")
             #expect(!text.contains(token), "\(who) printed the media token:\n\(text)")
         }
-        #expect(hostOutput.components(separatedBy: Self.key).count == 2, "the key appears once, in the link line")
+        // The link line carries it twice: the tandem:// link, and the browser link (in its fragment).
+        #expect(hostOutput.split(separator: "\n").filter { $0.contains(Self.key) }.count == 1, "the key appears only in the link line")
+        #expect(linkLine.components(separatedBy: Self.key).count == 3 && linkLine.contains("#key=\(Self.key)"))
     }
 }

@@ -211,7 +211,7 @@ function updateControls() {
     $(id).title = allowed ? $(id).title.replace(/ — .*$/, "") : "only the host controls this party";
   }
   const t = sync.timeline;
-  $("play").textContent = t?.playing ? "⏸" : "▶";
+  $("play").textContent = t?.playing ? "Pause" : "Play";
   if (t && document.activeElement !== $("rate")) $("rate").value = String(t.rate);
 }
 
@@ -223,7 +223,7 @@ $("play").addEventListener("click", togglePlay);
 $("seek").addEventListener("change", () => command("seek", Number($("seek").value)));
 $("rate").addEventListener("change", () => command("rate", Number($("rate").value)));
 $("items").addEventListener("change", () => command("item", Number($("items").value)));
-$("mute").addEventListener("click", () => { video.muted = !video.muted; $("mute").textContent = video.muted ? "🔇" : "🔊"; });
+$("mute").addEventListener("click", () => { video.muted = !video.muted; $("mute").textContent = video.muted ? "Unmute" : "Mute"; });
 $("fullscreen").addEventListener("click", () => (document.fullscreenElement ? document.exitFullscreen() : $("screen").requestFullscreen()));
 $("chat-form").addEventListener("submit", (event) => {
   event.preventDefault();

@@ -19,12 +19,16 @@
 #            a white flash and a 1 kHz click each second; the middle of the window (x11grab at 250 fps)
 #            and the sound (rec.monitor) captured by ONE ffmpeg, so both are on its wall-clock timeline.
 #            Prints audio − video per flash, with the default output and with PULSE_LATENCY_MSEC=150.
+#   browser  Heard apart as `heard`, but member A is a native `tandem join --headless --ao=pulse` and member
+#            B a browser guest: Debian's Chromium, headless, joining the party's browser link
+#            (Benchmarks/browser_guest.py over chromedriver), its sound on sink b. Also prints the page's
+#            own measured error while playing.
 #   sanity   The method's own error: a WAV whose right channel is the left delayed by 1.2345 ms, played
 #            into `rec` (must read +1.2345); one player's sound on both channels through the two remap
 #            sinks (a combine sink over a and b; must read 0), for tandem and mpv; mpv --audio-delay=0.1
 #            against plain mpv in the lip-sync capture (must read +100 ms).
 #
-# Usage: Benchmarks/heard-seen.sh [heard] [seen] [lipsync] [sanity]     (default: heard seen lipsync)
+# Usage: Benchmarks/heard-seen.sh [heard] [seen] [lipsync] [browser] [sanity]   (default: heard seen lipsync)
 #   TANDEM=path       the tandem binary (default: swift build -c release)
 #   MEMBER_OPTS="…"   extra options for both members and for `tandem play` (e.g. "--ao=pulse")
 #   A_ENV="V=x …", B_ENV="V=x …"   environment of member A / B only (e.g. B_ENV="PULSE_LATENCY_MSEC=150")
@@ -44,7 +48,7 @@ SEEN_SCRIPT=${SEEN_SCRIPT:-"play@1,pause@16,play@18,seek:35@22,end@37"}
 LIP_CASES=${LIP_CASES:-"tandem mpv tandem:PULSE_LATENCY_MSEC=150 mpv:PULSE_LATENCY_MSEC=150"}
 SETTLE=${SETTLE:-3}   # seconds the members get after both windows are up, before the first command
 
-scripts/install-deps.sh pulseaudio pulseaudio-utils mpv xdotool x11-utils >&2
+scripts/install-deps.sh pulseaudio pulseaudio-utils mpv xdotool x11-utils chromium chromium-driver >&2
 if [ -z "${TANDEM:-}" ]; then swift build -c release --product tandem >&2; fi
 tandem=$(realpath "${TANDEM:-$(swift build -c release --show-bin-path)/tandem}")
 py=(python3 "$root/Benchmarks/heard_seen.py")
@@ -274,6 +278,44 @@ lipsync() {
     stop_all
 }
 
+# ------------------------------------------------------------------ a browser guest against a native member
+browser() {
+    echo "== heard apart, native member A (--headless --ao=pulse) against browser guest B (Chromium): host script $HEARD_SCRIPT"
+    describe
+    echo "chromium: $(chromium --version 2>/dev/null || echo '?')"
+    start_pulse browser
+    "$tandem" host "$cache/noise.mp4" --headless --listen 127.0.0.1:0 --no-port-mapping --name host --ipc "$work/host.sock" --json \
+        > "$work/browser-host.out" 2> "$work/browser-host.err" &
+    pids+=($!)
+    wait_for "$work/browser-host.out" '"link"'
+    link=$(sed -n 's/.*"link":"\([^"]*\)".*/\1/p' "$work/browser-host.out" | head -1)
+    web=$(sed -n 's/.*"web":"\([^"]*\)".*/\1/p' "$work/browser-host.out" | head -1)
+    # shellcheck disable=SC2086
+    env PULSE_SINK=a ${A_ENV:-} "$tandem" join "$link" --headless --ao=pulse --name A --media "$cache" --json ${MEMBER_OPTS:-} \
+        > "$work/browser-A.out" 2> "$work/browser-A.err" < /dev/null &
+    pids+=($!)
+    wait_for "$work/browser-A.out" "joined party"
+    # shellcheck disable=SC2086
+    env PULSE_SINK=b ${B_ENV:-} python3 "$root/Benchmarks/browser_guest.py" join "$web" "$work/browser-B.jsonl" B \
+        > "$work/browser-B.err" 2>&1 &
+    pids+=($!)
+    wait_for "$work/browser-B.jsonl" '"ready": true'
+    sleep "$SETTLE"
+    ffmpeg -v error -y -copyts -f pulse -i rec.monitor -c:a copy -f nut "$work/browser.nut" < /dev/null &
+    local rec=$!
+    pids+=($rec)
+    sleep 0.5
+    fg "${py[@]}" drive "$work/host.sock" "$HEARD_SCRIPT" "$work/browser-commands.jsonl"
+    sleep 1
+    kill -TERM "$rec"; wait "$rec" 2>/dev/null || true
+    stop_all
+    "${py[@]}" heard "$work/browser.nut" "$work/browser-commands.jsonl" --tsv "$work/browser.tsv"
+    "${py[@]}" self-skew "$work/browser-A.out"
+    python3 "$root/Benchmarks/browser_guest.py" self-skew "$work/browser-B.jsonl"
+    "${py[@]}" underruns "$pulse_log" "$pulse_started" "$work/browser-commands.jsonl"
+    keep "$work/browser.nut" "$work/browser-B.jsonl"
+}
+
 # ------------------------------------------------------------------ the method's own error
 sanity() {
     echo "== sanity: the method's own error"
@@ -311,8 +353,8 @@ sanity() {
 
 for step in $steps; do
     case $step in
-        heard|seen|lipsync|sanity) "$step"; echo "load after $step: $(cut -d' ' -f1-3 /proc/loadavg)" ;;
-        *) echo "unknown step $step (heard, seen, lipsync, sanity)" >&2; exit 2 ;;
+        heard|seen|lipsync|browser|sanity) "$step"; echo "load after $step: $(cut -d' ' -f1-3 /proc/loadavg)" ;;
+        *) echo "unknown step $step (heard, seen, lipsync, browser, sanity)" >&2; exit 2 ;;
     esac
     echo
 done

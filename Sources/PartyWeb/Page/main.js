@@ -39,9 +39,9 @@ const sync = new VideoSync(video, clock, {
 window.tandem = {
   state: () => ({
     phase: connection?.machine.phase ?? "idle", syncPhase: sync.phase, ready: sync.isReady, epoch: sync.appliedEpoch,
-    errorMs: sync.error === null ? null : sync.error * 1000, landingMs: sync.landing * 1000, runStepMs: sync.runSteps.unity * 1000, stats: { ...sync.stats },
+    errorMs: sync.error === null ? null : sync.error * 1000, landingMs: sync.landing * 1000, runStepMs: { faster: sync.runSteps.faster * 1000, slower: sync.runSteps.slower * 1000 }, stats: { ...sync.stats },
     rttMs: clock.estimate ? clock.estimate.minDelay * 1000 : null, currentTime: video.currentTime, paused: video.paused,
-    rate: video.playbackRate, timelineRate: sync.timeline?.rate ?? null, me: welcome?.you.id ?? null, participants: participants.map((p) => p.name),
+    rate: video.playbackRate, timelineRate: sync.timeline?.rate ?? null, output: audioOutput, me: welcome?.you.id ?? null, participants: participants.map((p) => p.name),
     item, problem: $("problem").hidden ? null : $("problem").textContent,
   }),
   trace: () => sync.trace,
@@ -185,7 +185,8 @@ function measureOutput() {
     const context = new AudioContext();
     const read = () => {
       const seconds = (context.baseLatency ?? 0) + (context.outputLatency ?? 0);
-      audioOutput = { driver: "browser", delayMs: Math.round(seconds * 1000 * 10) / 10, renderedMs: 0 };
+      audioOutput = { driver: "browser", delayMs: Math.round(seconds * 1000 * 10) / 10, renderedMs: 0,
+        baseMs: (context.baseLatency ?? 0) * 1000, outputMs: (context.outputLatency ?? 0) * 1000 };
     };
     read();
     setTimeout(() => { read(); context.close(); }, 1000);

@@ -18,23 +18,32 @@ export const SEEK_THRESHOLD = 0.4;
 /** …once it has held for this many measurements in a row, and at most once per SEEK_SPACING seconds. */
 export const SEEK_PERSISTENCE = 3;
 export const SEEK_SPACING = 3;
-/** Errors under this (seconds) are left alone: below what a browser's clock can be trusted to. */
-export const EPISODE_THRESHOLD = 0.008;
-/** A correction run changes the rate by 2–10 % (pitch is kept), and lasts at least 0.5 s when it can.
- * Not less than 2 %: Chromium seems to treat rates within a fraction of a percent of 1 as 1, without the
- * step below, so a run of 1.002 moved nothing its step was counted on. */
-export const EPISODE_MAX_DELTA = 0.1;
-export const EPISODE_MIN_DELTA = 0.02;
-export const EPISODE_MIN_SECONDS = 0.5;
+/** Errors under this (seconds) are left alone: about what a second of a browser's clock readings can be
+ * trusted to (currentTime read every 50 ms wanders ±1.5 ms while the sound stays put). */
+export const EPISODE_THRESHOLD = 0.005;
+/** Chromium's currentTime runs ahead of its sound as heard out of PulseAudio by this much: measured by
+ * Benchmarks/heard-seen.sh's `browser` step against a native member (6.5, 4, 5.5, 5.7 ms in four spans
+ * of one run, 6 in another), so it is taken off every reading. Its clock already counts the output's
+ * own delay: AudioContext.outputLatency (44 ms there) must not be taken off again. */
+export const HEARD_BEHIND_CURRENT_TIME = 0.0057;
+/** At a base rate other than 1 Chromium's time stretcher (WSOLA, 20 ms windows) is heard about this much
+ * ahead of its currentTime: 21–25 ms in the same benchmark at 1.25×, where the page read +4 ms while it
+ * was heard 25 ms ahead. */
+export const STRETCHED_HEARD_AHEAD = 0.021;
+/** A correction run changes the rate by exactly this much, faster or slower, so that the step each
+ * change of rate brings (below) is the same from one run to the next: learned apart for each direction. */
+export const EPISODE_DELTA = 0.03;
 /** After a run, a seek or a play, measurements wait this long (currentTime's steps settle). */
 export const SETTLE_SECONDS = 0.3;
-/** The error is the median of this many recent measurements, one every MEASURE_INTERVAL seconds. */
-export const MEASURE_WINDOW = 7;
+/** The error is the median of this many recent measurements (a second), one every MEASURE_INTERVAL seconds. */
+export const MEASURE_WINDOW = 20;
 export const MEASURE_INTERVAL = 0.05;
 /** "In sync" for the party's lists: the status says ready once the error is under this. */
 export const READY_ERROR = 0.1;
 /** First guess of how late play() lands (measured 70–90 ms in Chromium), learned from then on. */
 export const INITIAL_LANDING = 0.08;
+/** How much of each start's landing error the learned landing takes on. */
+export const LANDING_LEARNING = 0.5;
 /** Preroll of a seek while playing: the first picture lands this far ahead, doubled when too short. */
 export const INITIAL_PREROLL = 0.5;
 export const MAX_PREROLL = 4;
@@ -58,20 +67,28 @@ export const RUN_STEP_LEARNING = 0.5;
 export const EPISODE_SHORTEST = 0.1;
 
 /**
- * What to do about a measured error `error` (seconds, positive: ahead) at base rate `rate`, when a
- * run's start steps the clock by `step` seconds: nothing, a seek, or a run at `rate` ± δ for `seconds`.
- * A run moves the error by ±rate·δ·seconds plus the step, so it may go the "wrong" way: 12 ms ahead
- * with a −20 ms step is a short run faster, not a slower one.
+ * What to do about a measured error `error` (seconds, positive: ahead) at base rate `rate`, when a run
+ * faster steps the clock by `steps.faster` seconds and one slower by `steps.slower`: nothing, a seek, or
+ * a run at rate·(1 ± EPISODE_DELTA) for `seconds`. A run moves the error by ±rate·δ·seconds plus its
+ * step, so it may go the "wrong" way: 12 ms ahead with a −20 ms step is a run faster, not slower. Of the
+ * two directions, the one that can land the error nearest zero soonest.
  */
-export function correction(error, rate, step = 0) {
+export function correction(error, rate, steps = { faster: 0, slower: 0 }) {
   const size = Math.abs(error);
   if (size >= SEEK_THRESHOLD) return { kind: "seek" };
   if (size < EPISODE_THRESHOLD) return { kind: "none" };
-  const needed = -error - step;                 // what the run's rate must move the error by
-  const delta = Math.min(EPISODE_MAX_DELTA, Math.max(Math.abs(needed) / EPISODE_MIN_SECONDS, EPISODE_MIN_DELTA));
-  const seconds = Math.abs(needed) / (rate * delta);
-  if (seconds < EPISODE_SHORTEST) return { kind: "none" };
-  return { kind: "episode", rate: rate * (needed > 0 ? 1 + delta : 1 - delta), seconds, direction: Math.sign(needed) };
+  const speed = rate * EPISODE_DELTA;
+  const options = [
+    { direction: 1, needed: -error - steps.faster },   // a run faster must add `needed` (> 0)
+    { direction: -1, needed: -error - steps.slower },  // a run slower must take it away (< 0)
+  ].map((o) => {
+    // Too little to need: the shortest run, off by at most speed·EPISODE_SHORTEST.
+    const seconds = Math.max(o.needed * o.direction / speed, EPISODE_SHORTEST);
+    return { ...o, seconds, residual: Math.abs(o.needed - o.direction * speed * seconds) };
+  }).sort((a, b) => a.residual - b.residual || a.seconds - b.seconds);
+  const best = options[0];
+  if (best.residual >= size) return { kind: "none" };  // no run would make it better
+  return { kind: "episode", rate: rate * (1 + best.direction * EPISODE_DELTA), seconds: best.seconds, direction: best.direction };
 }
 
 export function median(values) {
@@ -94,7 +111,7 @@ export class VideoSync {
     this.measureAfter = 0;      // local time before which measurements are dropped
     this.episodeUntil = 0;
     this.run = null;            // the last correction run, until its outcome is measured
-    this.runSteps = { unity: INITIAL_RUN_STEP, other: 0 };
+    this.runSteps = { faster: INITIAL_RUN_STEP, slower: INITIAL_RUN_STEP, otherFaster: 0, otherSlower: 0 };
     this.lastSeek = -Infinity;
     this.farCount = 0;
     this.landing = INITIAL_LANDING;
@@ -125,6 +142,8 @@ export class VideoSync {
     this.timeline = timeline;
     const serial = ++this.serial;
     clearTimeout(this.timer);
+    if (this.episodeUntil) { this.episodeUntil = 0; this.video.playbackRate = this.baseRate ?? timeline.rate; }
+    this.run = null;
     if (this.clock.estimate === null) { this.phase = "idle"; return; }  // the clock's first estimate seeks
     if (!previous || itemChanged || timeline.jump || this.phase !== "following") return this.seek(serial);
     const startsAt = this.clock.local(timeline.partyTime);
@@ -246,29 +265,31 @@ export class VideoSync {
     if (this.phase !== "following" || !this.timeline?.playing || this.video.paused) return;
     const target = this.target(at);
     if (target === null) return;
-    const error = media - target;
+    const error = media - target - HEARD_BEHIND_CURRENT_TIME + (this.timeline.rate === 1 ? 0 : STRETCHED_HEARD_AHEAD);
     this.trace.push([Math.round(at * 1000) / 1000, Math.round(error * 1e5) / 100, this.video.playbackRate]);
     if (this.trace.length > 3000) this.trace.shift();
     if (at < this.measureAfter || this.episodeUntil) return;
-    if (this.pendingStart) {
-      // The first picture after a start says how late play() lands on this device.
-      this.landing = Math.min(Math.max(this.landing - error, 0), 0.5);
-      this.pendingStart = null;
-    }
     this.errors.push(error);
     if (this.errors.length > MEASURE_WINDOW) this.errors.shift();
     if (this.errors.length < MEASURE_WINDOW) return;
     this.error = median(this.errors);
+    if (this.pendingStart) {
+      // The first second after a start says how late play() lands on this device: half of it is taken
+      // into the learned landing (each start's own lands ±10 ms about it).
+      this.landing = Math.min(Math.max(this.landing - LANDING_LEARNING * this.error, 0), 0.5);
+      this.pendingStart = null;
+    }
     if (this.run) {
       // What the last run did beyond its rate's share is this device's step.
-      const { before, rate, seconds } = this.run;
+      const { before, rate, seconds, direction } = this.run;
       const observed = this.error - before - (rate - this.timeline.rate) * seconds;
-      const kind = this.timeline.rate === 1 ? "unity" : "other";
+      const kind = this.stepKind(direction);
       this.runSteps[kind] += RUN_STEP_LEARNING * (Math.min(Math.max(observed, -0.1), 0.1) - this.runSteps[kind]);
       this.run = null;
     }
     const wasReady = this.isReady;
-    this.act(correction(this.error, this.timeline.rate, this.runSteps[this.timeline.rate === 1 ? "unity" : "other"]), at);
+    const steps = { faster: this.runSteps[this.stepKind(1)], slower: this.runSteps[this.stepKind(-1)] };
+    this.act(correction(this.error, this.timeline.rate, steps), at);
     if (this.isReady !== wasReady) this.events.state();
   }
 
@@ -284,10 +305,17 @@ export class VideoSync {
     this.farCount = 0;
     if (decision.kind !== "episode") return;
     this.stats.episodes += 1;
-    this.run = { before: this.error, rate: decision.rate, started: localNow(), seconds: decision.seconds };
+    this.run = { before: this.error, rate: decision.rate, started: localNow(), seconds: decision.seconds, direction: decision.direction };
     this.video.playbackRate = decision.rate;
     this.episodeUntil = localNow() + decision.seconds;
     this.errors = [];
+  }
+
+  /** Which learned step a run in `direction` brings at the current base rate. */
+  stepKind(direction) {
+    const base = this.timeline.rate === 1 ? "" : "other";
+    const way = direction > 0 ? "faster" : "slower";
+    return base ? base + way[0].toUpperCase() + way.slice(1) : way;
   }
 
   get isReady() {

@@ -7,7 +7,7 @@ const page = new URL("../../../Sources/PartyWeb/Page/", import.meta.url);
 globalThis.performance ??= { now: () => Date.now() };
 const { ClockSync, sample, fit, fitDrift } = await import(new URL("clock.js", page));
 const { ConnectionMachine, PROTOCOL_VERSION, GIVE_UP_AFTER, RETRY_MAX } = await import(new URL("connection.js", page));
-const { correction, positionAt, SEEK_THRESHOLD, EPISODE_THRESHOLD, EPISODE_MAX_DELTA } = await import(new URL("sync.js", page));
+const { correction, positionAt, SEEK_THRESHOLD, EPISODE_THRESHOLD, EPISODE_DELTA } = await import(new URL("sync.js", page));
 const { playability, containerType } = await import(new URL("media.js", page));
 const { hmacSHA256Hex, mediaToken } = await import(new URL("hmac.js", page));
 
@@ -54,22 +54,25 @@ test("positions follow the timeline, and hold before its instant", () => {
 });
 
 test("a correction is nothing, a run counting the rate change's step, or a seek", () => {
-  assert.equal(correction(0.002, 1, -0.02).kind, "none");
+  const steps = { faster: -0.02, slower: -0.02 };
+  assert.equal(correction(0.002, 1, steps).kind, "none");
   assert.equal(correction(EPISODE_THRESHOLD / 2, 1).kind, "none");
   assert.equal(correction(SEEK_THRESHOLD + 0.01, 1).kind, "seek");
   assert.equal(correction(-SEEK_THRESHOLD - 0.01, 1).kind, "seek");
-  for (const [error, step] of [[0.05, 0], [-0.05, 0], [0.05, -0.02], [0.012, -0.02], [-0.03, -0.02], [0.2, -0.02]]) {
-    const run = correction(error, 1, step);
-    assert.equal(run.kind, "episode");
-    assert.ok(Math.abs(run.rate - 1) <= EPISODE_MAX_DELTA + 1e-9);
-    // After the run, the error is gone: the rate's share plus the step.
-    const after = error + (run.rate - 1) * run.seconds + step;
-    assert.ok(Math.abs(after) < 1e-9, `error ${error} step ${step}: ${after}`);
+  const zero = { faster: 0, slower: 0 };
+  for (const [error, s] of [[0.05, zero], [-0.05, zero], [0.05, steps], [0.012, steps], [-0.03, steps], [0.2, steps],
+                            [0.0196, { faster: -0.0197, slower: -0.0197 }], [0.03, { faster: -0.025, slower: -0.015 }]]) {
+    const run = correction(error, 1, s);
+    assert.equal(run.kind, "episode", `error ${error}`);
+    assert.ok(Math.abs(Math.abs(run.rate - 1) - EPISODE_DELTA) < 1e-12);
+    // After the run, the error is gone (within the shortest run's reach): the rate's share plus the step.
+    const after = error + (run.rate - 1) * run.seconds + (run.rate > 1 ? s.faster : s.slower);
+    assert.ok(Math.abs(after) <= EPISODE_DELTA * 0.1 + 1e-9, `error ${error}: ${after}`);
   }
-  // 12 ms ahead with a −20 ms step: a short run faster, not a slower one.
-  assert.ok(correction(0.012, 1, -0.02).rate > 1);
+  // 12 ms ahead with a −20 ms step: a run faster, not a slower one.
+  assert.ok(correction(0.012, 1, steps).rate > 1);
   // At 2× the run's rate scales with the base rate.
-  const fast = correction(0.05, 2, 0);
+  const fast = correction(0.05, 2, zero);
   assert.ok(Math.abs(0.05 + (fast.rate - 2) * fast.seconds) < 1e-9);
 });
 

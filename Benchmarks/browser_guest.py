@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""A browser guest for Benchmarks/heard-seen.sh's `browser` step (issue #26 part 6): Debian's Chromium,
+headless, driven over WebDriver (chromedriver; plain HTTP, no Selenium), joins a party from its browser
+link and stays until SIGTERM, writing the page's own state (window.tandem.state()) twice a second.
+Its sound goes wherever PULSE_SERVER / PULSE_SINK in its environment say.
+
+  browser_guest.py join LINK STATE.jsonl [NAME]   join and stay; `ready` in STATE.jsonl once in sync
+  browser_guest.py self-skew STATE.jsonl          the page's own |error| while playing, for contrast
+"""
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+CHROMIUM = "/usr/lib/chromium/chromium" if os.path.exists("/usr/lib/chromium/chromium") else "/usr/bin/chromium"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Driver:
+    def __init__(self):
+        self.port = free_port()
+        self.profile = tempfile.mkdtemp(prefix="tandem-chromium-")
+        env = dict(os.environ, HOME=self.profile)
+        self.process = subprocess.Popen(["chromedriver", f"--port={self.port}"], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+        for _ in range(200):
+            try:
+                self.call("GET", "/status")
+                break
+            except OSError:
+                time.sleep(0.05)
+        caps = {"capabilities": {"alwaysMatch": {
+            "browserName": "chrome", "acceptInsecureCerts": True,
+            "goog:chromeOptions": {"binary": CHROMIUM, "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--autoplay-policy=no-user-gesture-required", f"--user-data-dir={self.profile}/profile",
+                "--window-size=1280,800"],
+                "prefs": {"session.restore_on_startup": 4, "session.startup_urls": ["about:blank"]}}}}}
+        self.session = self.call("POST", "/session", caps)["sessionId"]
+
+    def call(self, method, path, body=None):
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            return json.load(urllib.request.urlopen(request, timeout=60))["value"]
+        except urllib.error.HTTPError as e:
+            value = json.load(e)["value"]
+            raise RuntimeError(f"{path}: {value.get('error')}: {value.get('message', '')[:200]}")
+
+    def s(self, method, path, body=None):
+        return self.call(method, f"/session/{self.session}{path}", body)
+
+    def element(self, css):
+        return next(iter(self.s("POST", "/element", {"using": "css selector", "value": css}).values()))
+
+    def script(self, text):
+        return self.s("POST", "/execute/sync", {"script": text, "args": []})
+
+    def quit(self):
+        try:
+            self.s("DELETE", "")
+        except (OSError, RuntimeError):
+            pass
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def join(link, out, name="B"):
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
+    driver = Driver()
+    try:
+        driver.s("POST", "/url", {"url": link})
+        driver.s("POST", f"/element/{driver.element('#name')}/value", {"text": name})
+        driver.s("POST", f"/element/{driver.element('#join-button')}/click", {})
+        with open(out, "w") as f:
+            while not stop:
+                state = driver.script("return window.tandem.state()")
+                state["wall"] = time.time()
+                f.write(json.dumps(state) + "\n")
+                f.flush()
+                time.sleep(0.5)
+    finally:
+        driver.quit()
+
+
+def self_skew(path):
+    values = []
+    with open(path) as f:
+        for text in f:
+            s = json.loads(text)
+            if not s.get("paused") and s.get("errorMs") is not None and s.get("syncPhase") == "following":
+                values.append(abs(s["errorMs"]))
+    values.sort()
+    pick = lambda p: values[max(0, -(-int(p * len(values) * 1000) // 1000) - 1)] if values else float("nan")
+    last = json.loads(open(path).readlines()[-1]) if values else {}
+    print(f"the page's own |error| while playing: p50 {pick(0.5):.3f} ms, p95 {pick(0.95):.3f} ms, "
+          f"max {max(values) if values else float('nan'):.3f} ms ({len(values)} readings); "
+          f"stats {last.get('stats')}, learned landing {last.get('landingMs', 0):.1f} ms, rate-change steps (ms) {last.get('runStepMs')}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 4 and sys.argv[1] == "join":
+        join(sys.argv[2], sys.argv[3], *(sys.argv[4:5]))
+    elif len(sys.argv) == 3 and sys.argv[1] == "self-skew":
+        self_skew(sys.argv[2])
+    else:
+        print(__doc__)
+        sys.exit(2)

@@ -56,6 +56,17 @@ export function positionAt(timeline, t) {
   return timeline.position + (t - timeline.partyTime) * timeline.rate;
 }
 
+/**
+ * What this page knows of a browser's media clock against its sound: measured for Chromium (the
+ * constants above and below); another engine starts from nothing and learns its rate-change steps.
+ */
+export function clockProfile(userAgent) {
+  if (/Chrom(e|ium)\//.test(userAgent)) {
+    return { heardBehind: HEARD_BEHIND_CURRENT_TIME, stretchedAhead: STRETCHED_HEARD_AHEAD, runStep: INITIAL_RUN_STEP };
+  }
+  return { heardBehind: 0, stretchedAhead: 0, runStep: 0 };
+}
+
 /** Chromium steps its clock by about −20 ms whenever playbackRate leaves 1 (in either direction; its
  * time stretcher's window), and by +1…+8 ms on the way back: a correction run costs that much, learned
  * per device from each run's outcome, starting from Chromium's. From another base rate the stretcher
@@ -111,7 +122,8 @@ export class VideoSync {
     this.measureAfter = 0;      // local time before which measurements are dropped
     this.episodeUntil = 0;
     this.run = null;            // the last correction run, until its outcome is measured
-    this.runSteps = { faster: INITIAL_RUN_STEP, slower: INITIAL_RUN_STEP, otherFaster: 0, otherSlower: 0 };
+    this.profile = clockProfile(globalThis.navigator?.userAgent ?? "");
+    this.runSteps = { faster: this.profile.runStep, slower: this.profile.runStep, otherFaster: 0, otherSlower: 0 };
     this.lastSeek = -Infinity;
     this.farCount = 0;
     this.landing = INITIAL_LANDING;
@@ -265,7 +277,7 @@ export class VideoSync {
     if (this.phase !== "following" || !this.timeline?.playing || this.video.paused) return;
     const target = this.target(at);
     if (target === null) return;
-    const error = media - target - HEARD_BEHIND_CURRENT_TIME + (this.timeline.rate === 1 ? 0 : STRETCHED_HEARD_AHEAD);
+    const error = media - target - this.profile.heardBehind + (this.timeline.rate === 1 ? 0 : this.profile.stretchedAhead);
     this.trace.push([Math.round(at * 1000) / 1000, Math.round(error * 1e5) / 100, this.video.playbackRate]);
     if (this.trace.length > 3000) this.trace.shift();
     if (at < this.measureAfter || this.episodeUntil) return;

@@ -7,7 +7,7 @@ const page = new URL("../../../Sources/PartyWeb/Page/", import.meta.url);
 globalThis.performance ??= { now: () => Date.now() };
 const { ClockSync, sample, fit, fitDrift } = await import(new URL("clock.js", page));
 const { ConnectionMachine, PROTOCOL_VERSION, GIVE_UP_AFTER, RETRY_MAX } = await import(new URL("connection.js", page));
-const { correction, positionAt, SEEK_THRESHOLD, EPISODE_THRESHOLD, EPISODE_DELTA } = await import(new URL("sync.js", page));
+const { correction, positionAt, clockProfile, SEEK_THRESHOLD, EPISODE_THRESHOLD, EPISODE_DELTA } = await import(new URL("sync.js", page));
 const { playability, containerType } = await import(new URL("media.js", page));
 const { hmacSHA256Hex, mediaToken } = await import(new URL("hmac.js", page));
 
@@ -74,6 +74,13 @@ test("a correction is nothing, a run counting the rate change's step, or a seek"
   // At 2× the run's rate scales with the base rate.
   const fast = correction(0.05, 2, zero);
   assert.ok(Math.abs(0.05 + (fast.rate - 2) * fast.seconds) < 1e-9);
+});
+
+test("Chromium's measured clock offsets apply to Chromium only", () => {
+  const chromium = clockProfile("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36");
+  assert.ok(chromium.heardBehind > 0.004 && chromium.stretchedAhead > 0.015 && chromium.runStep < -0.01);
+  const firefox = clockProfile("Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0");
+  assert.deepEqual(firefox, { heardBehind: 0, stretchedAhead: 0, runStep: 0 });
 });
 
 test("the connection says hello, keeps its seat across a reconnect, and gives up after a minute", () => {

@@ -98,4 +98,46 @@ import TestSupport
         }
         await browser.quit()
     }
+
+    @Test(.enabled(if: unavailable == nil, "\(unavailable?.description ?? "")"))
+    func aGuestOnAPartyServerRidesOutItsRestart() async throws {
+        let state = try TemporaryFolder("serve-state")
+        defer { state.remove() }
+        let port = try LoopbackPort.free()
+        let serveArguments = ["serve", "--listen", "127.0.0.1:\(port)", "--state-dir", state.path, "--no-port-mapping", "--cache-size", "0"]
+        var serve = try ChildProcess.tandem(serveArguments, standardError: .standardOutput)
+        _ = try await serve.output(containing: "listening on", within: 60)
+        let host = try ChildProcess.tandem(["host", "--headless", "--json", "--server", "127.0.0.1:\(port)", "--name", "Hal",
+                                            "--script", "play@1", "--duration", "90", Repository.asset("party.mp4")],
+                                           standardError: .standardOutput)
+        defer { host.terminate() }
+        let line = try await host.line(within: 60) { $0.contains("\"web\"") }
+        let link = try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["web"] as? String)
+        #expect(link.hasPrefix("https://127.0.0.1:\(port)/p/"), "the server's own origin serves the page")
+        let browser = try await WebDriver.start()
+        do {
+            // The host's file reaches the browser through the server's relay.
+            try await Self.join(browser, link)
+            try await browser.wait(until: "const s = window.tandem.state(); return s.ready && !s.paused", within: .seconds(30))
+            let before = try await Self.state(browser)["epoch"]?.int ?? 0
+            serve.kill()
+            _ = try await serve.exit(within: 30)
+            try await browser.wait(until: "return window.tandem.state().phase == 'waiting'", within: .seconds(15))
+            serve = try ChildProcess.tandem(serveArguments, standardError: .standardOutput)
+            _ = try await serve.output(containing: "listening on", within: 60)
+            // The host re-creates the party (a later epoch), the page takes its seat back and its clock anew.
+            try await browser.wait(until: "const s = window.tandem.state(); return s.phase == 'seated' && s.epoch > \(before) && s.ready && !s.paused",
+                                   within: .seconds(60))
+            let after = try await Self.state(browser)
+            #expect(abs(after["errorMs"]?.double ?? .infinity) < 100, "\(after)")
+        } catch {
+            print("browser logs:", (try? await browser.browserLogs()) ?? [])
+            print("host:", host.standardOutput.suffix(2000))
+            await browser.quit()
+            serve.terminate()
+            throw error
+        }
+        await browser.quit()
+        serve.terminate()
+    }
 }

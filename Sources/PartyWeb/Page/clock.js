@@ -53,6 +53,14 @@ export class ClockSync {
     this.calm = 0;
   }
 
+  /** Forgets every exchange: after a reconnect the party clock may be another server process's. */
+  reset() {
+    this.samples = [];
+    this.estimate = null;
+    this.driftFitted = false;
+    this.calm = 0;
+  }
+
   get isBursting() { return this.samples.length < BURST_COUNT; }
   get isSettled() { return this.calm >= CALM_EXCHANGES; }
   /** Seconds until the next ping. */

@@ -103,6 +103,7 @@ function welcomed(w) {
   for (const line of w.chat ?? []) appendChat(line.from, line.text);
   setupItems(w.config.items);
   status(`connected as ${w.you.name} · syncing…`);
+  clock.reset();  // measured anew, as the native member does: a restarted server has another clock
   pings = new PingLoop(clock, (id, t0) => connection.send({ type: "timePing", id, t0 }));
   pings.start();
   timeline(w.timeline);

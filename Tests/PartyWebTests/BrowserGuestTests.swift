@@ -8,9 +8,9 @@ import TestSupport
     static let unavailable = WebDriver.unavailable()
 
     /// `tandem host --headless --json` of `file`, and the browser link it printed.
-    static func host(_ file: String, script: String, duration: Int) async throws -> (ChildProcess, String) {
+    static func host(_ file: String, script: String, duration: Int, extra: [String] = []) async throws -> (ChildProcess, String) {
         let host = try ChildProcess.tandem(["host", "--headless", "--json", "--listen", "127.0.0.1:0", "--no-port-mapping",
-                                            "--name", "Hal", "--script", script, "--duration", "\(duration)", file],
+                                            "--name", "Hal", "--script", script, "--duration", "\(duration)"] + extra + [file],
                                            standardError: .standardOutput)
         let line = try await host.line(within: 60) { $0.contains("\"web\"") }
         let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
@@ -139,5 +139,37 @@ import TestSupport
         }
         await browser.quit()
         serve.terminate()
+    }
+
+    @Test(.enabled(if: unavailable == nil, "\(unavailable?.description ?? "")"))
+    func aGuestAllowedToControlPlaysAndPausesAndSeesTheChatOnRejoining() async throws {
+        let (host, link) = try await Self.host(Repository.asset("party.mp4"), script: "", duration: 60, extra: ["--control", "everyone"])
+        defer { host.terminate() }
+        let browser = try await WebDriver.start()
+        do {
+            try await Self.join(browser, link)
+            try await browser.wait(until: "const s = window.tandem.state(); return s.ready && s.paused", within: .seconds(30))
+            #expect(try await browser.attribute("disabled", of: try await browser.element(css: "#play")) == nil, "the party lets guests control")
+            // The page's button plays the party for everyone; the space key pauses it, as in the window.
+            try await browser.click(try await browser.element(css: "#play"))
+            _ = try await host.output(containing: "Wendy: play", within: 15)
+            try await browser.wait(until: "const s = window.tandem.state(); return s.ready && !s.paused", within: .seconds(15))
+            try await browser.execute("document.activeElement.blur()")
+            try await browser.sendKeys(" ", to: try await browser.element(css: "body"))
+            _ = try await host.output(containing: "Wendy: pause", within: 15)
+            try await browser.wait(until: "return window.tandem.state().paused", within: .seconds(15))
+            try await browser.sendKeys("remember me\n", to: try await browser.element(css: "#chat-input"))
+            _ = try await host.output(containing: "remember me", within: 10)
+            // Joining again (a reload: a new member) shows what was said before.
+            try await browser.navigate(to: "about:blank")
+            try await Self.join(browser, link, name: "2")
+            try await browser.wait(until: "return document.querySelector('#chat').textContent.includes('remember me')", within: .seconds(15))
+        } catch {
+            print("browser logs:", (try? await browser.browserLogs()) ?? [])
+            print("host:", host.standardOutput.suffix(2000))
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
     }
 }

@@ -110,6 +110,8 @@ def self_skew(path):
     last = json.loads(open(path).readlines()[-1]) if values else {}
     print(f"the page's own |error| while playing: p50 {pick(0.5):.3f} ms, p95 {pick(0.95):.3f} ms, "
           f"max {max(values) if values else float('nan'):.3f} ms ({len(values)} readings); "
+          f"join to in sync (ready, |error| < 100 ms) {last.get('joinToReadyMs') or float('nan'):.0f} ms, "
+          f"to |error| < 10 ms {last.get('joinToWithin10Ms') or float('nan'):.0f} ms; "
           f"stats {last.get('stats')}, learned landing {last.get('landingMs', 0):.1f} ms, rate-change steps (ms) {last.get('runStepMs')}")
 
 

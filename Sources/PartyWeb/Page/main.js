@@ -29,9 +29,12 @@ let itemProblem = null;
 let commandId = 0;
 let lastState = null;
 let audioOutput = null;
+/** When Join was clicked, and when the page was first in sync (ready) and first within 10 ms (ms, performance.now()). */
+const timing = { joinAt: null, readyAt: null, within10At: null };
 
 const sync = new VideoSync(video, clock, {
   state: () => sendStatus(),
+  measured: (error) => { if (timing.within10At === null && Math.abs(error) < 0.01) timing.within10At = performance.now(); },
   problem: (text) => { problem(text); sendStatus(); },
 });
 
@@ -39,6 +42,8 @@ const sync = new VideoSync(video, clock, {
 window.tandem = {
   state: () => ({
     phase: connection?.machine.phase ?? "idle", syncPhase: sync.phase, ready: sync.isReady, epoch: sync.appliedEpoch,
+    joinToReadyMs: timing.readyAt === null ? null : timing.readyAt - timing.joinAt,
+    joinToWithin10Ms: timing.within10At === null ? null : timing.within10At - timing.joinAt,
     errorMs: sync.error === null ? null : sync.error * 1000, landingMs: sync.landing * 1000, runStepMs: { faster: sync.runSteps.faster * 1000, slower: sync.runSteps.slower * 1000 }, stats: { ...sync.stats },
     rttMs: clock.estimate ? clock.estimate.minDelay * 1000 : null, currentTime: video.currentTime, paused: video.paused,
     rate: video.playbackRate, timelineRate: sync.timeline?.rate ?? null, output: audioOutput, me: welcome?.you.id ?? null, participants: participants.map((p) => p.name),
@@ -74,6 +79,7 @@ function begin() {
 }
 
 function join(name) {
+  timing.joinAt = performance.now();
   $("join").hidden = true;
   status("connecting…");
   measureOutput();
@@ -166,6 +172,7 @@ function sendStatus() {
   if (itemProblem) state = "unavailable";
   else if (sync.buffering) state = "stalled";
   else if (sync.isReady) state = "ready";
+  if (state === "ready" && timing.readyAt === null) timing.readyAt = performance.now();
   const message = { type: "status", epoch: sync.appliedEpoch, state, source: "browser" };
   if (sync.error !== null) message.skewMs = sync.error * 1000;
   if (clock.estimate) { message.rttMs = clock.estimate.minDelay * 1000; message.offsetUncertaintyMs = clock.estimate.uncertainty * 1000; }

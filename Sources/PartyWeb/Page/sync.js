@@ -38,14 +38,16 @@ export const SETTLE_SECONDS = 0.3;
 /** The error is the median of this many recent measurements (a second), one every MEASURE_INTERVAL seconds. */
 export const MEASURE_WINDOW = 20;
 export const MEASURE_INTERVAL = 0.05;
-/** "In sync" for the party's lists: the status says ready once the error is under this. */
+/** "In sync" for the party's lists: the status says ready once the error is under this, judged from the
+ * first READY_READINGS of a window (a quarter second), not the whole second corrections wait for. */
 export const READY_ERROR = 0.1;
+export const READY_READINGS = 5;
 /** First guess of how late play() lands (measured 70–90 ms in Chromium), learned from then on. */
 export const INITIAL_LANDING = 0.08;
 /** How much of each start's landing error the learned landing takes on. */
 export const LANDING_LEARNING = 0.5;
 /** Preroll of a seek while playing: the first picture lands this far ahead, doubled when too short. */
-export const INITIAL_PREROLL = 0.5;
+export const INITIAL_PREROLL = 0.3;
 export const MAX_PREROLL = 4;
 /** A stream that stays out of data this long while it should play is buffering. */
 export const BUFFERING_AFTER = 0.3;
@@ -178,6 +180,7 @@ export class VideoSync {
 
   applied() {
     this.run = null;
+    this.error = null;
     this.appliedEpoch = this.timeline.epoch;
     this.phase = "following";
     this.errors = [];
@@ -283,8 +286,15 @@ export class VideoSync {
     if (at < this.measureAfter || this.episodeUntil) return;
     this.errors.push(error);
     if (this.errors.length > MEASURE_WINDOW) this.errors.shift();
-    if (this.errors.length < MEASURE_WINDOW) return;
+    if (this.errors.length < MEASURE_WINDOW) {
+      if (this.errors.length === READY_READINGS) {
+        this.error = median(this.errors);  // a first figure, for the status: corrections wait for the window
+        this.events.state();
+      }
+      return;
+    }
     this.error = median(this.errors);
+    this.events.measured?.(this.error);
     if (this.pendingStart) {
       // The first second after a start says how late play() lands on this device: half of it is taken
       // into the learned landing (each start's own lands ±10 ms about it).

@@ -42,6 +42,9 @@ export const MEASURE_INTERVAL = 0.05;
  * first READY_READINGS of a window (a quarter second), not the whole second corrections wait for. */
 export const READY_ERROR = 0.1;
 export const READY_READINGS = 5;
+/** An error this large in those first readings (a start or seek that landed off) is corrected at once:
+ * a quarter second of readings is good to ±1.5 ms, far inside it. */
+export const QUICK_CORRECTION = 0.01;
 /** First guess of how late play() lands (measured 70–90 ms in Chromium), learned from then on. */
 export const INITIAL_LANDING = 0.08;
 /** How much of each start's landing error the learned landing takes on. */
@@ -288,15 +291,21 @@ export class VideoSync {
     if (this.errors.length > MEASURE_WINDOW) this.errors.shift();
     if (this.errors.length < MEASURE_WINDOW) {
       if (this.errors.length === READY_READINGS) {
-        this.error = median(this.errors);  // a first figure, for the status: corrections wait for the window
+        this.error = median(this.errors);  // a first figure, for the status: small corrections wait for the window
+        if (Math.abs(this.error) >= QUICK_CORRECTION) return this.judge(at);
         this.events.state();
       }
       return;
     }
     this.error = median(this.errors);
+    this.judge(at);
+  }
+
+  /** Acts on the current error: learns from a start or run just measured, then corrects. */
+  judge(at) {
     this.events.measured?.(this.error);
     if (this.pendingStart) {
-      // The first second after a start says how late play() lands on this device: half of it is taken
+      // The first readings after a start say how late play() lands on this device: half of it is taken
       // into the learned landing (each start's own lands ±10 ms about it).
       this.landing = Math.min(Math.max(this.landing - LANDING_LEARNING * this.error, 0), 0.5);
       this.pendingStart = null;

@@ -65,7 +65,7 @@ import TestSupport
     }
 
     @Test(.enabled(if: unavailable == nil, "\(unavailable?.description ?? "")"))
-    func aWrongKeyANoKeyLinkAndAnUnplayableCodecEachSayWhy() async throws {
+    func aWrongKeyANoKeyLinkAnUnplayableCodecAndARefusedFileEachSayWhy() async throws {
         let folder = try TemporaryFolder("browser")
         defer { folder.remove() }
         let hevc = folder.path("film.mp4")
@@ -87,6 +87,19 @@ import TestSupport
             try await browser.navigate(to: "about:blank")  // another fragment alone would not load the page again
             try await Self.join(browser, wrong, name: "Mallory")
             try await browser.wait(until: "return (window.tandem.state().problem || '').includes('check that the link was copied whole')", within: .seconds(20))
+
+            // The media refused (a cookie that is not the party's token): the element's error is one line
+            // in the page, and the party hears that this guest cannot play.
+            let (plain, plainLink) = try await Self.host(Repository.asset("h264-aac.mp4"), script: "play@1", duration: 30)
+            defer { plain.terminate() }
+            let party = String(plainLink.split(separator: "/p/")[1].split(separator: "#")[0])
+            try await browser.navigate(to: "about:blank")
+            try await browser.navigate(to: plainLink)
+            try await browser.execute("document.cookie = 'tandem-media=\(String(repeating: "0", count: 64)); Path=/party/\(party)/media; SameSite=Strict; Secure'")
+            try await browser.sendKeys("Eve", to: try await browser.element(css: "#name"))
+            try await browser.click(try await browser.element(css: "#join-button"))
+            try await browser.wait(until: "return (window.tandem.state().problem || '').includes('the browser could not play h264-aac.mp4')", within: .seconds(20))
+            _ = try await plain.output(containing: "could not play", within: 10)
 
             try await browser.navigate(to: String(link.split(separator: "#")[0]))
             let line = try await browser.text(of: try await browser.element(css: "#problem"))

@@ -166,6 +166,18 @@ function openItem(index) {
   video.src = source(party, index, it);
 }
 
+// The element could not load or decode what it was given (a refused credential, a file it cannot read
+// after all): the item is unavailable here, said in one line, and the party does not wait for this page.
+const MEDIA_ERRORS = { 1: "loading was aborted", 2: "a network error", 3: "a decoding error", 4: "the format is not supported" };
+video.addEventListener("error", () => {
+  if (!video.error || item < 0 || itemProblem) return;
+  const title = welcome?.config.items[item]?.title ?? "this item";
+  itemProblem = `the browser could not play ${title}: ${MEDIA_ERRORS[video.error.code] ?? "an error"}` +
+    `${video.error.message ? ` (${video.error.message})` : ""}. Join with the Tandem app instead: tandem join LINK (the link with tandem://)`;
+  problem(itemProblem);
+  sendStatus();
+});
+
 function sendStatus() {
   if (!connection || !welcome) return;
   let state = "syncing";

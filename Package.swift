@@ -132,7 +132,7 @@ let package = Package(
             exclude: ["Page/README.md"],
             resources: [
                 .embedInCode("Page/page.html"), .embedInCode("Page/style.css"), .embedInCode("Page/main.js"),
-                .embedInCode("Page/clock.js"), .embedInCode("Page/connection.js"), .embedInCode("Page/sync.js"),
+                .embedInCode("Page/clock.js"), .embedInCode("Page/connection.js"), .embedInCode("Page/sync.js"), .embedInCode("Page/correction.js"),
                 .embedInCode("Page/media.js"), .embedInCode("Page/ui.js"), .embedInCode("Page/hmac.js"),
             ]
         ),

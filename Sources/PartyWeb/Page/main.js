@@ -5,7 +5,8 @@ import { ClockSync, PingLoop, localNow } from "./clock.js";
 import { ConnectionMachine, PartyConnection } from "./connection.js";
 import { mediaToken } from "./hmac.js";
 import { playability, source } from "./media.js";
-import { MEASURE_INTERVAL, VideoSync } from "./sync.js";
+import { MEASURE_INTERVAL } from "./correction.js";
+import { VideoSync } from "./sync.js";
 import { $, appendChat, fingerprintHex, formatTime, presenceText, problem, renderPeople, status, toast } from "./ui.js";
 
 /** How often the page tells the party how it is (and at once when its state changes). */

@@ -7,7 +7,7 @@ const page = new URL("../../../Sources/PartyWeb/Page/", import.meta.url);
 globalThis.performance ??= { now: () => Date.now() };
 const { ClockSync, sample, fit, fitDrift } = await import(new URL("clock.js", page));
 const { ConnectionMachine, PROTOCOL_VERSION, GIVE_UP_AFTER, RETRY_MAX } = await import(new URL("connection.js", page));
-const { correction, positionAt, clockProfile, SEEK_THRESHOLD, EPISODE_THRESHOLD, EPISODE_DELTA } = await import(new URL("sync.js", page));
+const { correction, positionAt, clockProfile, SEEK_THRESHOLD, EPISODE_THRESHOLD, EPISODE_DELTA } = await import(new URL("correction.js", page));
 const { playability, containerType } = await import(new URL("media.js", page));
 const { hmacSHA256Hex, mediaToken } = await import(new URL("hmac.js", page));
 

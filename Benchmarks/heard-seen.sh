@@ -178,22 +178,27 @@ describe() {
 }
 
 # ------------------------------------------------------------------ heard apart
+record_heard() {   # record_heard STEP: after SETTLE s, records rec.monitor while the host runs HEARD_SCRIPT
+                   # (over $work/host.sock), then stops everything and prints the lags of $work/STEP.nut
+    sleep "$SETTLE"
+    ffmpeg -v error -y -copyts -f pulse -i rec.monitor -c:a copy -f nut "$work/$1.nut" < /dev/null &
+    local rec=$!
+    pids+=($rec)
+    sleep 0.5
+    fg "${py[@]}" drive "$work/host.sock" "$HEARD_SCRIPT" "$work/$1-commands.jsonl"
+    sleep 1
+    kill -TERM "$rec"; wait "$rec" 2>/dev/null || true
+    stop_all
+    "${py[@]}" heard "$work/$1.nut" "$work/$1-commands.jsonl" --tsv "$work/$1.tsv"
+}
+
 heard() {
     echo "== heard apart: host script $HEARD_SCRIPT"
     describe
     start_x 1920 1080
     start_pulse heard
     party heard "$cache/noise.mp4"
-    sleep "$SETTLE"
-    ffmpeg -v error -y -copyts -f pulse -i rec.monitor -c:a copy -f nut "$work/heard.nut" < /dev/null &
-    local rec=$!
-    pids+=($rec)
-    sleep 0.5
-    fg "${py[@]}" drive "$work/host.sock" "$HEARD_SCRIPT" "$work/heard-commands.jsonl"
-    sleep 1
-    kill -TERM "$rec"; wait "$rec" 2>/dev/null || true
-    stop_all
-    "${py[@]}" heard "$work/heard.nut" "$work/heard-commands.jsonl" --tsv "$work/heard.tsv"
+    record_heard heard
     "${py[@]}" self-skew "$work/heard-A.out" "$work/heard-B.out"
     "${py[@]}" underruns "$pulse_log" "$pulse_started" "$work/heard-commands.jsonl"
     keep "$work/heard.nut"
@@ -300,16 +305,7 @@ browser() {
         > "$work/browser-B.err" 2>&1 &
     pids+=($!)
     wait_for "$work/browser-B.jsonl" '"ready": true'
-    sleep "$SETTLE"
-    ffmpeg -v error -y -copyts -f pulse -i rec.monitor -c:a copy -f nut "$work/browser.nut" < /dev/null &
-    local rec=$!
-    pids+=($rec)
-    sleep 0.5
-    fg "${py[@]}" drive "$work/host.sock" "$HEARD_SCRIPT" "$work/browser-commands.jsonl"
-    sleep 1
-    kill -TERM "$rec"; wait "$rec" 2>/dev/null || true
-    stop_all
-    "${py[@]}" heard "$work/browser.nut" "$work/browser-commands.jsonl" --tsv "$work/browser.tsv"
+    record_heard browser
     "${py[@]}" self-skew "$work/browser-A.out"
     python3 "$root/Benchmarks/browser_guest.py" self-skew "$work/browser-B.jsonl"
     "${py[@]}" underruns "$pulse_log" "$pulse_started" "$work/browser-commands.jsonl"

@@ -24,6 +24,21 @@ import TestSupport
         try await browser.click(try await browser.element(css: "#join-button"))
     }
 
+    /// Runs `body` with a new headless Chromium and always quits it; on a failure prints the page's
+    /// console and what `host` printed, which say more than the failed step.
+    static func withBrowser(windowSize: (Int, Int)? = nil, host: ChildProcess?, _ body: (WebDriver) async throws -> Void) async throws {
+        let browser = try await WebDriver.start(windowSize: windowSize)
+        do {
+            try await body(browser)
+        } catch {
+            print("browser logs:", (try? await browser.browserLogs()) ?? [])
+            if let host { print("host:", host.standardOutput.suffix(2000)) }
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
+
     static func state(_ browser: WebDriver) async throws -> WebDriver.JSON {
         try await browser.execute("return window.tandem.state()")
     }
@@ -34,8 +49,7 @@ import TestSupport
                                                script: "play@2,pause@10,play@12,seek:30@15,rate:1.25@18,rate:1@22", duration: 32)
         defer { host.terminate() }
         #expect(link.hasPrefix("https://127.0.0.1:") && link.contains("/p/") && link.contains("#key="))
-        let browser = try await WebDriver.start()
-        do {
+        try await Self.withBrowser(host: nil) { browser in
             try await Self.join(browser, link)
             // Playing, in sync (the page's own measure, under 100 ms), and the host's party counts it.
             try await browser.wait(until: "const s = window.tandem.state(); return s.ready && !s.paused && s.epoch >= 2", within: .seconds(30))
@@ -56,12 +70,7 @@ import TestSupport
             print("browser guest:", last)
             // The host leaves: the page says the party ended, nothing stuck.
             try await browser.wait(until: "return (window.tandem.state().problem || '').includes('the party ended')", within: .seconds(30))
-        } catch {
-            print("browser logs:", (try? await browser.browserLogs()) ?? [])
-            await browser.quit()
-            throw error
         }
-        await browser.quit()
     }
 
     @Test(.enabled(if: unavailable == nil, "\(unavailable?.description ?? "")"))
@@ -74,8 +83,7 @@ import TestSupport
         try #require(made.status == 0, "ffmpeg: \(made.standardError)")
         let (host, link) = try await Self.host(hevc, script: "play@1", duration: 30)
         defer { host.terminate() }
-        let browser = try await WebDriver.start(windowSize: (390, 844))
-        do {
+        try await Self.withBrowser(windowSize: (390, 844), host: nil) { browser in
             try await Self.join(browser, link)
             try await browser.wait(until: "return (window.tandem.state().problem || '').includes('does not decode HEVC video')", within: .seconds(20))
             _ = try await host.output(containing: "HEVC", within: 10)  // the party lists why Wendy cannot play
@@ -104,12 +112,7 @@ import TestSupport
             try await browser.navigate(to: String(link.split(separator: "#")[0]))
             let line = try await browser.text(of: try await browser.element(css: "#problem"))
             #expect(line.contains("no party key"), "\(line)")
-        } catch {
-            print("browser logs:", (try? await browser.browserLogs()) ?? [])
-            await browser.quit()
-            throw error
         }
-        await browser.quit()
     }
 
     @Test(.enabled(if: unavailable == nil, "\(unavailable?.description ?? "")"))
@@ -119,6 +122,7 @@ import TestSupport
         let port = try LoopbackPort.free()
         let serveArguments = ["serve", "--listen", "127.0.0.1:\(port)", "--state-dir", state.path, "--no-port-mapping", "--cache-size", "0"]
         var serve = try ChildProcess.tandem(serveArguments, standardError: .standardOutput)
+        defer { serve.terminate() }  // the one running at the end, the first or its restart
         _ = try await serve.output(containing: "listening on", within: 60)
         let host = try ChildProcess.tandem(["host", "--headless", "--json", "--server", "127.0.0.1:\(port)", "--name", "Hal",
                                             "--script", "play@1", "--duration", "90", Repository.asset("party.mp4")],
@@ -127,8 +131,7 @@ import TestSupport
         let line = try await host.line(within: 60) { $0.contains("\"web\"") }
         let link = try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["web"] as? String)
         #expect(link.hasPrefix("https://127.0.0.1:\(port)/p/"), "the server's own origin serves the page")
-        let browser = try await WebDriver.start()
-        do {
+        try await Self.withBrowser(host: host) { browser in
             // The host's file reaches the browser through the server's relay.
             try await Self.join(browser, link)
             try await browser.wait(until: "const s = window.tandem.state(); return s.ready && !s.paused", within: .seconds(30))
@@ -143,23 +146,14 @@ import TestSupport
                                    within: .seconds(60))
             let after = try await Self.state(browser)
             #expect(abs(after["errorMs"]?.double ?? .infinity) < 100, "\(after)")
-        } catch {
-            print("browser logs:", (try? await browser.browserLogs()) ?? [])
-            print("host:", host.standardOutput.suffix(2000))
-            await browser.quit()
-            serve.terminate()
-            throw error
         }
-        await browser.quit()
-        serve.terminate()
     }
 
     @Test(.enabled(if: unavailable == nil, "\(unavailable?.description ?? "")"))
     func aGuestAllowedToControlPlaysAndPausesAndSeesTheChatOnRejoining() async throws {
         let (host, link) = try await Self.host(Repository.asset("party.mp4"), script: "", duration: 60, extra: ["--control", "everyone"])
         defer { host.terminate() }
-        let browser = try await WebDriver.start()
-        do {
+        try await Self.withBrowser(host: host) { browser in
             try await Self.join(browser, link)
             try await browser.wait(until: "const s = window.tandem.state(); return s.ready && s.paused", within: .seconds(30))
             #expect(try await browser.attribute("disabled", of: try await browser.element(css: "#play")) == nil, "the party lets guests control")
@@ -177,12 +171,6 @@ import TestSupport
             try await browser.navigate(to: "about:blank")
             try await Self.join(browser, link, name: "2")
             try await browser.wait(until: "return document.querySelector('#chat').textContent.includes('remember me')", within: .seconds(15))
-        } catch {
-            print("browser logs:", (try? await browser.browserLogs()) ?? [])
-            print("host:", host.standardOutput.suffix(2000))
-            await browser.quit()
-            throw error
         }
-        await browser.quit()
     }
 }

@@ -48,6 +48,11 @@ let package = Package(
         .target(name: "MediaTime"),
         // Thin owners of FFmpeg objects: one Swift value frees each C object.
         .target(name: "FFmpegKit", dependencies: ["CFFmpeg", "TandemBase"]),
+        // What a browser plays of a host's file when it cannot open it as it is (issue #26): the plan,
+        // keyframe segments remuxed to fragmented MP4 by libavformat, sound it cannot decode
+        // transcoded to AAC by libavcodec, text subtitles as WebVTT. The host side's half of PartyKit's
+        // WebMediaSource; the server side never links it.
+        .target(name: "WebMedia", dependencies: ["CFFmpeg", "FFmpegKit", "PartyKit", "TandemBase"]),
         // Demux → packet queues → decoders → frame queues → presentation by the media clock.
         .target(
             name: "PlayerCore",
@@ -341,6 +346,9 @@ let package = Package(
                            .product(name: "PostgresNIO", package: "postgres-nio"),
                            .product(name: "Logging", package: "swift-log")]
         ),
+        // The plan against the page's table, segments and their timestamps against the ffmpeg CLI,
+        // transcoded sound, WebVTT.
+        .testTarget(name: "WebMediaTests", dependencies: ["TestSupport", "WebMedia", "FFmpegKit", "PartyKit"]),
         .testTarget(name: "PlayerCoreTests", dependencies: ["TestSupport", "PlayerCore", "FFmpegKit", "MediaTime"]),
         .testTarget(name: "SubtitleKitTests", dependencies: ["TestSupport", "SubtitleKit", "PlayerCore", "FFmpegKit", "CFFmpeg"]),
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),

@@ -290,7 +290,7 @@ let package = Package(
                 "TandemApp", "TandemBench", "TandemBase",
                 "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity", "PartyServer",
                 "PartyClient", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayGateway",
-                "SyncplayClient", "PartyService", "SubtitleKit", "SoundOutput", "PortMapping",
+                "SyncplayClient", "PartyService", "SubtitleKit", "SoundOutput", "PortMapping", "WebMedia",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -380,7 +380,7 @@ let package = Package(
             dependencies: [
                 "TestSupport", "TestSupportTLS",
                 "PartyClient", "PartyServer", "PartySecurity", "PartyKit", "StoryKit", "PlayerCore", "FFmpegKit",
-                "MediaTime", "WebSocketTransport",
+                "MediaTime", "WebSocketTransport", "WebMedia",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

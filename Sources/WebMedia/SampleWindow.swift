@@ -9,9 +9,10 @@ struct SampleWindow {
 
     let channels: Int
     let sampleRate: Int
-    /// Sample position of `planes[c][0]`.
+    /// Sample position of the first sample held.
     private(set) var start: Int64?
-    private(set) var planes: [[Float]]
+    /// One array per channel, all the same length.
+    private var planes: [[Float]]
 
     init(channels: Int, sampleRate: Int) {
         self.channels = channels
@@ -22,17 +23,18 @@ struct SampleWindow {
     /// One past the last sample held.
     var end: Int64? { start.map { $0 + Int64(planes[0].count) } }
 
-    /// Adds `interleaved` samples (frames of `channels` floats) that belong at sample `position`
-    /// (nil: right after what is held).
-    mutating func append(interleaved: [Float], at position: Int64?) {
-        let count = interleaved.count / channels
-        guard count > 0 else { return }
+    /// Adds `samples` (one array per channel) that belong at sample `position` (nil: right after
+    /// what is held).
+    mutating func append(_ samples: [[Float]], at position: Int64?) {
+        let count = samples.first?.count ?? 0
+        guard count > 0, samples.count == channels else { return }
         var position = position ?? end ?? 0
         if let end {
             let tolerance = Int64(Self.driftToleranceSeconds * Double(sampleRate))
             if abs(position - end) <= tolerance { position = end }
             if position > end {
-                for c in 0..<channels { planes[c].append(contentsOf: repeatElement(0, count: Int(position - end))) }
+                let silence = [Float](repeating: 0, count: Int(position - end))
+                for c in 0..<channels { planes[c].append(contentsOf: silence) }
             }
         } else {
             start = position
@@ -40,23 +42,24 @@ struct SampleWindow {
         // An overlap with what is held: its first samples are dropped.
         let skip = Int(max(0, (end ?? position) - position))
         guard skip < count else { return }
-        for c in 0..<channels {
-            planes[c].reserveCapacity(planes[c].count + count - skip)
-            for i in skip..<count { planes[c].append(interleaved[i * channels + c]) }
-        }
+        for c in 0..<channels { planes[c].append(contentsOf: samples[c][skip...]) }
     }
 
-    /// `count` samples per channel from sample `from`, silence where nothing is held.
+    /// `count` samples per channel from sample `from`, one array per channel, silence where nothing is held.
     func samples(from: Int64, count: Int) -> [[Float]] {
-        (0..<channels).map { c in
-            var out = [Float](repeating: 0, count: count)
-            guard let start else { return out }
-            let plane = planes[c]
-            let first = max(from, start), last = min(from + Int64(count), start + Int64(plane.count))
-            if first < last {
-                for p in first..<last { out[Int(p - from)] = plane[Int(p - start)] }
+        var out = Array(repeating: [Float](repeating: 0, count: count), count: channels)
+        guard let start else { return out }
+        let held = Int64(planes[0].count)
+        let first = max(from, start), last = min(from + Int64(count), start + held)
+        guard first < last else { return out }
+        let length = Int(last - first), source = Int(first - start), target = Int(first - from)
+        for c in 0..<channels {
+            planes[c].withUnsafeBufferPointer { plane in
+                out[c].withUnsafeMutableBufferPointer { into in
+                    (into.baseAddress! + target).update(from: plane.baseAddress! + source, count: length)
+                }
             }
-            return out
         }
+        return out
     }
 }

@@ -2,7 +2,7 @@ import CFFmpeg
 import FFmpegKit
 
 /// Transcodes the sound of one segment to AAC: decodes its packets (libavcodec), lays the samples on
-/// the item's sample timeline as stereo float at the grid's rate (libswresample), and encodes the
+/// the item's sample timeline as stereo float at the grid's rate (libswresample, ``PlanarResampler``), and encodes the
 /// ``AudioGrid`` frames the segment owns — starting the encoder a few frames early and running it a
 /// few frames past the end, so the frames kept are those a continuous encode would give near enough
 /// that neighbouring segments play on without a seam. Fresh decoder and encoder for every segment:
@@ -63,18 +63,14 @@ struct SoundTranscoder {
         guard !packets.isEmpty else { return window }
         let decoder: Decoder
         do { decoder = try Decoder(input: input, streamIndex: stream, threads: 1) } catch { throw Failure(description: error.description) }
-        let resampler = AudioResampler(output: AudioFormat(sampleRate: grid.sampleRate, channels: AudioEncoder.channels, sample: .float32))
+        let resampler = PlanarResampler(sampleRate: grid.sampleRate, channels: AudioEncoder.channels)
         let timeBase = input.timeBase(ofStream: stream).value
         let frame = Frame()
-        var bytes: [UInt8] = []
         func drain() throws(FFmpegError) {
             while try decoder.receive(into: frame) == .ok {
                 let ts = frame.bestEffortTimestamp
                 let position = ts != noTimestamp ? Int64((Double(ts) * timeBase * Double(grid.sampleRate)).rounded()) : nil
-                bytes.removeAll(keepingCapacity: true)
-                _ = try resampler.convert(frame, into: &bytes)
-                let floats = bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-                window.append(interleaved: floats, at: position)
+                window.append(try resampler.convert(frame), at: position)
                 frame.unref()
             }
         }

@@ -67,14 +67,14 @@ import Testing
 
     @Test func sampleWindowsFillGapsWithSilenceAndDropOverlaps() {
         var window = SampleWindow(channels: 2, sampleRate: 1000)
-        window.append(interleaved: [1, -1, 2, -2], at: 10)
-        window.append(interleaved: [3, -3], at: nil)
+        window.append([[1, 2], [-1, -2]], at: 10)
+        window.append([[3], [-3]], at: nil)
         #expect(window.start == 10 && window.end == 13)
-        window.append(interleaved: [4, -4], at: 100)  // a gap past the tolerance (40 samples at 1 kHz): silence
+        window.append([[4], [-4]], at: 100)  // a gap past the tolerance (40 samples at 1 kHz): silence
         #expect(window.end == 101)
-        window.append(interleaved: [5, -5], at: 120)  // within the tolerance: right after what is held
+        window.append([[5], [-5]], at: 120)  // within the tolerance: right after what is held
         #expect(window.end == 102)
-        window.append(interleaved: Array(repeating: 7, count: 200), at: 50)  // 52 samples back: the overlap is dropped
+        window.append([Array(repeating: 7, count: 100), Array(repeating: 7, count: 100)], at: 50)  // 52 samples back: the overlap is dropped
         #expect(window.end == 150)
         #expect(window.samples(from: 8, count: 6) == [[0, 0, 1, 2, 3, 0], [0, 0, -1, -2, -3, 0]])
         #expect(window.samples(from: 99, count: 5)[0] == [0, 4, 5, 7, 7])

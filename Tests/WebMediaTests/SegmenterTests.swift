@@ -123,4 +123,19 @@ import TestSupport
         try Data("not a film".utf8).write(to: URL(fileURLWithPath: text))
         #expect(throws: OpenError.self) { _ = try InputFile(url: text) }
     }
+
+    @Test func aLongMatroskaFilesSegmentsComeFromItsCuesAsTheyWouldFromAScan() async throws {
+        let path = Clips.folder.path("long.mkv")
+        if !FileManager.default.fileExists(atPath: path) {
+            try await Clips.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=160x120:r=25:d=70", "-c:v", "libx264", "-preset", "ultrafast",
+                                    "-g", "50", "-bf", "2", path])
+        }
+        let input = try InputFile(url: path)
+        let layout = MediaLayout(input)
+        let video = try #require(layout.video)
+        let indexed = try #require(KeyframeScan.indexedKeyframes(input, stream: video))
+        let scanned = try KeyframeScan.scannedKeyframes(try InputFile(url: path), stream: video)
+        #expect(indexed.count == 35 && indexed == scanned)
+        #expect(try KeyframeScan.segments(of: input, layout: layout).starts.count == 35)
+    }
 }

@@ -69,6 +69,11 @@ struct RemuxGeometry: Sendable {
         let first = try reader.read(0, soundMargin: grid == nil ? 0 : SoundTranscoder.marginSeconds)
         let cutBase = index.timeBase.av
         var earliest = Int64.max
+        if reorderDelay > 0, first.video.contains(where: { $0.pts == noTimestamp }) {
+            // AVI keeps decode order only: with B-frames, when each picture is shown is the decoder's to know.
+            throw SegmentReader.Failure(description: "\(input.url) stores no presentation times for its reordered pictures "
+                                        + "(an AVI with B-frames): it cannot be remuxed without decoding")
+        }
         if !first.video.isEmpty {
             let made = DecodeTimestamps.make(pts: first.video.map(SegmentReader.presentationTime), nominalDelay: reorderDelay)
             earliest = made.dts[0]

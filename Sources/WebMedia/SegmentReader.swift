@@ -41,14 +41,26 @@ struct SegmentReader {
         guard let cutting = layout.cutting, index.starts.indices.contains(k) else {
             throw Failure(description: "no segment \(k)")
         }
+        let start = index.starts[k]
+        let lead = SegmentIndex.ticks(max(soundMargin, Self.seekLeadSeconds), index.timeBase)
+        // Where reading may begin, tried in turn: a little before the segment (before its sound);
+        // the first segment's keyframe (some demuxers cannot seek before it); the file's first byte
+        // (a demuxer whose search by time can land past the keyframe, as MPEG-TS's).
+        let attempts: [() -> Int32] = [
+            { avformat_seek_file(input.pointer, Int32(cutting), Int64.min, start - lead, start - lead, 0) },
+            { avformat_seek_file(input.pointer, Int32(cutting), Int64.min, index.starts[0], index.starts[0], 0) },
+            { av_seek_frame(input.pointer, -1, 0, AVSEEK_FLAG_BYTE) },
+        ]
+        for seek in attempts where seek() >= 0 {
+            if let packets = try collect(k, soundMargin: soundMargin) { return packets }
+        }
+        throw Failure(description: "segment \(k): no keyframe at \(seconds(start, index.timeBase)) s in \(input.url) (damaged or changed?)")
+    }
+
+    /// Reads segment `k`'s packets from where the file is; nil when its keyframe is not ahead.
+    private func collect(_ k: Int, soundMargin: Double) throws -> Packets? {
         let cutBase = index.timeBase
         let start = index.starts[k], next = k + 1 < index.count ? index.starts[k + 1] : nil
-        let margin = SegmentIndex.ticks(max(soundMargin, Self.seekLeadSeconds), cutBase)
-        // At or before the earliest sound wanted (never before the first segment: some demuxers
-        // cannot seek before their first keyframe).
-        let target = max(index.starts[0], start - margin)
-        try check(avformat_seek_file(input.pointer, Int32(cutting), Int64.min, target, target, 0),
-                  "seeking \(input.url) to segment \(k)")
         let soundFrom: Double = k == 0 ? -.infinity : seconds(start, cutBase) - soundMargin
         let soundUntil: Double = next.map { seconds($0, cutBase) + soundMargin } ?? .infinity
         let giveUp = soundUntil + Self.interleaveSeconds
@@ -64,6 +76,7 @@ struct SegmentReader {
             if stream == layout.video {
                 let isKey = packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0
                 if !videoStarted {
+                    if isKey, time > start { return nil }  // the read began past the keyframe
                     guard isKey, time == start else { continue }
                     videoStarted = true
                 } else if isKey, let next, time >= next {
@@ -77,10 +90,7 @@ struct SegmentReader {
                 if wanted { packets.audio.append(take(packet)) }
             }
         }
-        if layout.video != nil, !videoStarted {
-            throw Failure(description: "segment \(k): no keyframe at \(seconds(start, cutBase)) s in \(input.url) (damaged or changed?)")
-        }
-        return packets
+        return layout.video != nil && !videoStarted ? nil : packets
     }
 
     /// Whether segment `k`'s span holds `time` (in `base`), compared exactly.

@@ -138,4 +138,45 @@ import TestSupport
         #expect(indexed.count == 35 && indexed == scanned)
         #expect(try KeyframeScan.segments(of: input, layout: layout).starts.count == 35)
     }
+
+    /// Decoded pictures of `path`'s video, as ffmpeg's framemd5 hashes.
+    static func pictures(_ path: String) async throws -> [String] {
+        let out = Clips.folder.path(UUID().uuidString + ".md5")
+        try await Clips.ffmpeg(["-i", path, "-map", "0:v", "-f", "framemd5", out])
+        return try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .map { String($0.split(separator: ",").last!).trimmingCharacters(in: .whitespaces) }
+    }
+
+    @Test(arguments: [("ts", ["-c:v", "libx264", "-c:a", "ac3"]), ("avi", ["-c:v", "libx264", "-bf", "0", "-c:a", "libmp3lame"]),
+                      ("webm", ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-c:a", "libopus"])])
+    func otherContainersRemuxToTheSamePictures(_ container: String, _ codecs: [String]) async throws {
+        let path = Clips.folder.path("clip.\(container)")
+        try await Clips.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=5", "-f", "lavfi", "-i", "sine=f=440:r=48000:d=5",
+                                "-g", "25", "-pix_fmt", "yuv420p"] + codecs + [path])
+        let copy = container == "webm"
+        let input = try InputFile(url: path)
+        let geometry = try RemuxGeometry(input, audio: copy ? .copy : .transcode)
+        let segmenter = FragmentedMP4Segmenter(input: input, geometry: geometry)
+        var bytes = try segmenter.initSegment()
+        for k in 0..<geometry.index.count { bytes += try segmenter.segment(k) }
+        let output = Clips.folder.path("clip-\(container).mp4")
+        try Data(bytes).write(to: URL(fileURLWithPath: output))
+        #expect(try await Self.pictures(output) == Self.pictures(path), "\(container)")
+        let codecs = try InputFile(url: output).info().streams.map(\.codec)
+        #expect(codecs == [copy ? "vp9" : "h264", copy ? "opus" : "aac"], "\(container)")
+        #expect(geometry.mimeType.contains(copy ? "vp09.00." : "avc1."), "\(geometry.mimeType)")
+        // The first picture on the page's timeline is where players put it (an MPEG-TS starts at 1.4 s).
+        // (AVI keeps decode times only: a picture's time is its decode time there.)
+        let first = try #require(try await Self.packets(output, "v", "pts_time").compactMap { Double($0[0]) }.min())
+        let sourceFirst = try #require(try await Self.packets(path, "v", "pts_time,dts_time").compactMap { Double($0[0]) ?? Double($0[1]) }.min())
+        #expect(abs(first + geometry.timestampOffset - (sourceFirst - geometry.layout.containerStart)) < 0.001, "\(container)")
+    }
+
+    @Test func anAVIWithBFramesIsRefusedWithAReason() async throws {
+        let path = Clips.folder.path("bframes.avi")
+        try await Clips.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=2", "-c:v", "libx264", path])
+        #expect { _ = try RemuxGeometry(try InputFile(url: path), audio: .none) } throws: { error in
+            "\(error)".contains("bframes.avi stores no presentation times")
+        }
+    }
 }

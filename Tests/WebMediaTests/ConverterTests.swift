@@ -13,10 +13,7 @@ import TestSupport
 
     static func converter() async throws -> WebMediaConverter {
         let film = try await Clips.matroska()
-        let song = Clips.folder.path("song.mp3")
-        if !FileManager.default.fileExists(atPath: song) {
-            try await Clips.ffmpeg(["-f", "lavfi", "-i", "sine=f=330:r=44100:d=5", "-c:a", "libmp3lame", song])
-        }
+        let song = try await Clips.made("song-1.mp3", ["-f", "lavfi", "-i", "sine=f=330:r=44100:d=5", "-c:a", "libmp3lame", "-f", "mp3"])
         return WebMediaConverter(items: [
             0: .init(path: film, title: "film.mkv", streams: ["video h264 320x240", "audio ac3 48000 Hz 6 ch", "subtitle subrip"]),
             1: .init(path: song, title: "song.mp3", streams: ["audio mp3 44100 Hz 1 ch"]),

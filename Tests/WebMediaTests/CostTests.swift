@@ -14,12 +14,9 @@ struct CostTests {
 
     @Test(arguments: ["ac3", "aac"])
     func remuxingA1080pClipCostsAFewPercentOfACore(_ sound: String) async throws {
-        let path = Clips.folder.path("1080p-\(sound).mkv")
-        if !FileManager.default.fileExists(atPath: path) {
-            try await Clips.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=1920x1080:r=24:d=60", "-f", "lavfi", "-i", "sine=f=440:r=48000:d=60",
-                                    "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "6M", "-g", "48", "-pix_fmt", "yuv420p",
-                                    "-c:a", sound, "-ac", "6", path])
-        }
+        let path = try await Clips.made("1080p-\(sound)-1.mkv", [
+            "-f", "lavfi", "-i", "testsrc2=s=1920x1080:r=24:d=60", "-f", "lavfi", "-i", "sine=f=440:r=48000:d=60",
+            "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "6M", "-g", "48", "-pix_fmt", "yuv420p", "-c:a", sound, "-ac", "6", "-f", "matroska"])
         let result: (prepare: Double, segments: Double, count: Int, bytes: Int) = try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(with: Result {

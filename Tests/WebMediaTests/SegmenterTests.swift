@@ -38,7 +38,7 @@ import TestSupport
         #expect(geometry.index.count == 5, "10 s at a keyframe a second: 2 s segments")
         #expect(geometry.mimeType.hasPrefix("video/mp4; codecs=\"avc1.64"), "\(geometry.mimeType)")
         #expect(geometry.mimeType.hasSuffix(", mp4a.40.2\""))
-        let output = Clips.folder.path("film-remux.mp4")
+        let output = Clips.path("film-remux.mp4")
         try Self.write(made, to: output)
 
         // FFmpegKit opens it, as a player would.
@@ -46,15 +46,9 @@ import TestSupport
         #expect(info.streams.map(\.codec) == ["h264", "aac"])
 
         // Bit-exact pictures: ffmpeg's framemd5 of the decoded video is the source's.
-        func framemd5(_ path: String) async throws -> [String] {
-            let out = Clips.folder.path(UUID().uuidString + ".md5")
-            try await Clips.ffmpeg(["-i", path, "-map", "0:v", "-f", "framemd5", out])
-            return try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
-                .map { $0.split(separator: ",").last!.trimmingCharacters(in: .whitespaces) }
-        }
-        let sourceFrames = try await framemd5(source)
+        let sourceFrames = try await Clips.pictures(source)
         #expect(sourceFrames.count == 250)
-        #expect(try await framemd5(output) == sourceFrames)
+        #expect(try await Clips.pictures(output) == sourceFrames)
 
         // The packets' presentation times, plus the index's offset, are the source's (in ms).
         let offset = geometry.timestampOffset
@@ -95,7 +89,7 @@ import TestSupport
         let source = try await Clips.matroska()
         let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
         // Cut short while it is served: the segments past the cut are refused, naming the file.
-        let cut = Clips.folder.path("cut.mkv")
+        let cut = Clips.path("cut.mkv")
         try bytes.write(to: URL(fileURLWithPath: cut))
         let geometry = try RemuxGeometry(try InputFile(url: cut), audio: .transcode)
         try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
@@ -107,29 +101,26 @@ import TestSupport
         #expect(!failures.isEmpty && failures.count < geometry.index.count, "\(failures)")
         #expect(failures.allSatisfy { $0.contains("cut.mkv") && !$0.contains("\n") }, "\(failures)")
         // A file cut short before it is looked at: segments up to where it ends.
-        let truncated = Clips.folder.path("truncated.mkv")
+        let truncated = Clips.path("truncated.mkv")
         try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: truncated))
         let short = try Self.remux(truncated)
         #expect((2...3).contains(short.geometry.index.count), "\(short.geometry.index.starts)")
         // Garbage in the middle: every segment is made or refused with a reason.
         var garbled = bytes
         for i in stride(from: bytes.count / 3, to: bytes.count / 3 + 20_000, by: 7) { garbled[i] ^= 0x5a }
-        let damaged = Clips.folder.path("garbled.mkv")
+        let damaged = Clips.path("garbled.mkv")
         try garbled.write(to: URL(fileURLWithPath: damaged))
         let made = try Self.remux(damaged)
         #expect(made.segments.count == made.geometry.index.count)
         // Not media at all.
-        let text = Clips.folder.path("notes.mkv")
+        let text = Clips.path("notes.mkv")
         try Data("not a film".utf8).write(to: URL(fileURLWithPath: text))
         #expect(throws: OpenError.self) { _ = try InputFile(url: text) }
     }
 
     @Test func aLongMatroskaFilesSegmentsComeFromItsCuesAsTheyWouldFromAScan() async throws {
-        let path = Clips.folder.path("long.mkv")
-        if !FileManager.default.fileExists(atPath: path) {
-            try await Clips.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=160x120:r=25:d=70", "-c:v", "libx264", "-preset", "ultrafast",
-                                    "-g", "50", "-bf", "2", path])
-        }
+        let path = try await Clips.made("long-1.mkv", ["-f", "lavfi", "-i", "testsrc2=s=160x120:r=25:d=70", "-c:v", "libx264",
+                                                       "-preset", "ultrafast", "-g", "50", "-bf", "2", "-f", "matroska"])
         let input = try InputFile(url: path)
         let layout = MediaLayout(input)
         let video = try #require(layout.video)
@@ -139,29 +130,20 @@ import TestSupport
         #expect(try KeyframeScan.segments(of: input, layout: layout).starts.count == 35)
     }
 
-    /// Decoded pictures of `path`'s video, as ffmpeg's framemd5 hashes.
-    static func pictures(_ path: String) async throws -> [String] {
-        let out = Clips.folder.path(UUID().uuidString + ".md5")
-        try await Clips.ffmpeg(["-i", path, "-map", "0:v", "-f", "framemd5", out])
-        return try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
-            .map { String($0.split(separator: ",").last!).trimmingCharacters(in: .whitespaces) }
-    }
-
     @Test(arguments: [("ts", ["-c:v", "libx264", "-c:a", "ac3"]), ("avi", ["-c:v", "libx264", "-bf", "0", "-c:a", "libmp3lame"]),
                       ("webm", ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-c:a", "libopus"])])
     func otherContainersRemuxToTheSamePictures(_ container: String, _ codecs: [String]) async throws {
-        let path = Clips.folder.path("clip.\(container)")
-        try await Clips.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=5", "-f", "lavfi", "-i", "sine=f=440:r=48000:d=5",
-                                "-g", "25", "-pix_fmt", "yuv420p"] + codecs + [path])
+        let path = try await Clips.made("clip-1.\(container)", ["-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=5", "-f", "lavfi",
+                                                                 "-i", "sine=f=440:r=48000:d=5", "-g", "25", "-pix_fmt", "yuv420p"] + codecs)
         let copy = container == "webm"
         let input = try InputFile(url: path)
         let geometry = try RemuxGeometry(input, audio: copy ? .copy : .transcode)
         let segmenter = FragmentedMP4Segmenter(input: input, geometry: geometry)
         var bytes = try segmenter.initSegment()
         for k in 0..<geometry.index.count { bytes += try segmenter.segment(k) }
-        let output = Clips.folder.path("clip-\(container).mp4")
+        let output = Clips.path("clip-\(container).mp4")
         try Data(bytes).write(to: URL(fileURLWithPath: output))
-        #expect(try await Self.pictures(output) == Self.pictures(path), "\(container)")
+        #expect(try await Clips.pictures(output) == Clips.pictures(path), "\(container)")
         let codecs = try InputFile(url: output).info().streams.map(\.codec)
         #expect(codecs == [copy ? "vp9" : "h264", copy ? "opus" : "aac"], "\(container)")
         #expect(geometry.mimeType.contains(copy ? "vp09.00." : "avc1."), "\(geometry.mimeType)")
@@ -173,10 +155,9 @@ import TestSupport
     }
 
     @Test func anAVIWithBFramesIsRefusedWithAReason() async throws {
-        let path = Clips.folder.path("bframes.avi")
-        try await Clips.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=2", "-c:v", "libx264", path])
+        let path = try await Clips.made("bframes-1.avi", ["-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=2", "-c:v", "libx264", "-f", "avi"])
         #expect { _ = try RemuxGeometry(try InputFile(url: path), audio: .none) } throws: { error in
-            "\(error)".contains("bframes.avi stores no presentation times")
+            "\(error)".contains("bframes-1.avi stores no presentation times")
         }
     }
 }

@@ -1,4 +1,5 @@
 import FFmpegKit
+import Foundation
 import PartyKit
 import Synchronization
 
@@ -67,7 +68,23 @@ public final class WebMediaConverter: WebMediaSource {
     }
 
     public func answer(item: Int, _ request: WebMediaRequest) async throws -> [UInt8] {
-        guard items[item] != nil else { throw WebMediaUnavailable("no item \(item) is converted here") }
+        guard let source = items[item] else { throw WebMediaUnavailable("no item \(item) is converted here") }
+        do {
+            return try await make(item: item, request)
+        } catch let unavailable as WebMediaUnavailable {
+            throw unavailable
+        } catch {
+            // Guests see the reason: the file goes by its title, never by the host's path.
+            throw Failure(description: "\(error)".replacingOccurrences(of: source.path, with: source.title))
+        }
+    }
+
+    /// Why an answer could not be made (FFmpeg's reason, the file named by its title).
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private func make(item: Int, _ request: WebMediaRequest) async throws -> [UInt8] {
         let key = Key(item: item, request: request)
         switch request {
         case .index:

@@ -142,4 +142,32 @@ import TestSupport
         await browser.quit()
     }
 
+
+    @Test(.enabled(if: unavailable == nil, "\(unavailable?.description ?? "")"))
+    func aFileTheHostCannotConvertSaysWhyAndWhatToDo() async throws {
+        let folder = try TemporaryFolder("browser-avi")
+        defer { folder.remove() }
+        // AVI keeps no presentation times: with B-frames its pictures' order is the decoder's to know.
+        let film = folder.path("old.avi")
+        let made = try await ChildProcess.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=160x120:r=25:d=4",
+                                                         "-c:v", "libx264", film])
+        try #require(made.status == 0, "ffmpeg: \(made.standardError)")
+        let (host, link) = try await Self.host(film, script: "play@1", duration: 30)
+        defer { host.terminate() }
+        let browser = try await WebDriver.start()
+        do {
+            try await Self.join(browser, link)
+            try await browser.wait(until: "const p = window.tandem.state().problem || ''; return p.includes('no presentation times') && p.includes('tandem join')",
+                                   within: .seconds(20))
+            let state = try await Self.state(browser)
+            #expect(state["source"]?.string == nil)
+            #expect(state["problem"]?.string?.contains(folder.path) == false, "the host's path stays with the host")
+            print("unconvertible:", state["problem"]?.string ?? "")
+        } catch {
+            print("browser logs:", (try? await browser.browserLogs()) ?? [])
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
 }

@@ -60,6 +60,11 @@ export function trimRanges(segments, ranges, time, behind = BEHIND_SECONDS, ahea
   return out.filter(([start, end]) => end - start > 0.001);
 }
 
+/** The reason in the party's one-line error answer ("500 Internal Server Error: REASON"). */
+export function reasonOf(text) {
+  return text.trim().replace(/^\d{3} [^:]*: /, "");
+}
+
 /** A TimeRanges as [[start, end], …]. */
 function ranges(timeRanges) {
   const out = [];
@@ -92,7 +97,7 @@ export class MsePlayer {
 
   async open() {
     const answer = await fetch(this.path("index.json"), { credentials: "same-origin" });
-    if (!answer.ok) throw new Error(`the host does not convert it (${answer.status}: ${(await answer.text()).trim()})`);
+    if (!answer.ok) throw new Error(`the host does not convert it: ${reasonOf(await answer.text())}`);
     const index = await answer.json();
     if (index.plan === "unplayable" || !index.type) throw new Error(index.reason ?? "the host does not convert it");
     if (!MediaSource.isTypeSupported(index.type)) throw new Error(`this browser cannot play ${index.type}`);
@@ -201,7 +206,7 @@ export class MsePlayer {
 
   async fetchBytes(name, signal) {
     const answer = await fetch(this.path(name), { credentials: "same-origin", signal });
-    if (!answer.ok) throw new Error(`${answer.status}: ${(await answer.text()).trim()}`);
+    if (!answer.ok) throw new Error(reasonOf(await answer.text()));
     return answer.arrayBuffer();
   }
 

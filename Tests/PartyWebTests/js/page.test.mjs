@@ -9,7 +9,7 @@ const { ClockSync, sample, fit, fitDrift } = await import(new URL("clock.js", pa
 const { ConnectionMachine, PROTOCOL_VERSION, GIVE_UP_AFTER, RETRY_MAX } = await import(new URL("connection.js", page));
 const { correction, positionAt, SEEK_THRESHOLD, EPISODE_THRESHOLD, EPISODE_MAX_DELTA } = await import(new URL("sync.js", page));
 const { playability, containerType, webPath } = await import(new URL("media.js", page));
-const { segmentAt, covered, nextSegment, trimRanges, COVER_TOLERANCE } = await import(new URL("mse.js", page));
+const { segmentAt, covered, nextSegment, trimRanges, reasonOf, COVER_TOLERANCE } = await import(new URL("mse.js", page));
 import { readFileSync } from "node:fs";
 const { hmacSHA256Hex, mediaToken } = await import(new URL("hmac.js", page));
 
@@ -176,4 +176,10 @@ test("the buffer keeps a window around the playing position", () => {
   assert.ok(covered([[0, 3.9]], { start: 2, end: 4 }));
   assert.ok(!covered([[0, 4 - COVER_TOLERANCE - 0.01]], { start: 2, end: 4 }));
   assert.ok(!covered([[0, 2], [2.5, 6]], { start: 2, end: 4 }));
+});
+
+test("the host's one-line errors are shown without their status", () => {
+  assert.equal(reasonOf("500 Internal Server Error: converting item 0: old.avi is damaged\n"), "converting item 0: old.avi is damaged");
+  assert.equal(reasonOf("404 Not Found: no item 3 in this party\n"), "no item 3 in this party");
+  assert.equal(reasonOf("plain words"), "plain words");
 });

@@ -48,6 +48,11 @@ let package = Package(
         .target(name: "MediaTime"),
         // Thin owners of FFmpeg objects: one Swift value frees each C object.
         .target(name: "FFmpegKit", dependencies: ["CFFmpeg", "TandemBase"]),
+        // What a browser plays of a host's file when it cannot open it as it is (issue #26): the plan,
+        // keyframe segments remuxed to fragmented MP4 by libavformat, sound it cannot decode
+        // transcoded to AAC by libavcodec, text subtitles as WebVTT. The host side's half of PartyKit's
+        // WebMediaSource; the server side never links it.
+        .target(name: "WebMedia", dependencies: ["CFFmpeg", "FFmpegKit", "PartyKit", "TandemBase"]),
         // Demux → packet queues → decoders → frame queues → presentation by the media clock.
         .target(
             name: "PlayerCore",
@@ -133,7 +138,7 @@ let package = Package(
             resources: [
                 .embedInCode("Page/page.html"), .embedInCode("Page/style.css"), .embedInCode("Page/main.js"),
                 .embedInCode("Page/clock.js"), .embedInCode("Page/connection.js"), .embedInCode("Page/sync.js"), .embedInCode("Page/correction.js"),
-                .embedInCode("Page/media.js"), .embedInCode("Page/ui.js"), .embedInCode("Page/hmac.js"),
+                .embedInCode("Page/media.js"), .embedInCode("Page/mse.js"), .embedInCode("Page/ui.js"), .embedInCode("Page/hmac.js"),
             ]
         ),
         .target(
@@ -285,7 +290,7 @@ let package = Package(
                 "TandemApp", "TandemBench", "TandemBase",
                 "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity", "PartyServer",
                 "PartyClient", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayGateway",
-                "SyncplayClient", "PartyService", "SubtitleKit", "SoundOutput", "PortMapping",
+                "SyncplayClient", "PartyService", "SubtitleKit", "SoundOutput", "PortMapping", "WebMedia",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -341,6 +346,9 @@ let package = Package(
                            .product(name: "PostgresNIO", package: "postgres-nio"),
                            .product(name: "Logging", package: "swift-log")]
         ),
+        // The plan against the page's table, segments and their timestamps against the ffmpeg CLI,
+        // transcoded sound, WebVTT.
+        .testTarget(name: "WebMediaTests", dependencies: ["TestSupport", "WebMedia", "FFmpegKit", "PartyKit"]),
         .testTarget(name: "PlayerCoreTests", dependencies: ["TestSupport", "PlayerCore", "FFmpegKit", "MediaTime"]),
         .testTarget(name: "SubtitleKitTests", dependencies: ["TestSupport", "SubtitleKit", "PlayerCore", "FFmpegKit", "CFFmpeg"]),
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
@@ -372,7 +380,7 @@ let package = Package(
             dependencies: [
                 "TestSupport", "TestSupportTLS",
                 "PartyClient", "PartyServer", "PartySecurity", "PartyKit", "StoryKit", "PlayerCore", "FFmpegKit",
-                "MediaTime", "WebSocketTransport",
+                "MediaTime", "WebSocketTransport", "WebMedia",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

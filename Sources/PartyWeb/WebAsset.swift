@@ -13,7 +13,7 @@ public struct WebAsset: Equatable, Sendable {
     ] + scripts.map { WebAsset(name: $0, contentType: "text/javascript; charset=utf-8") }
 
     /// The page's ES modules.
-    static let scripts = ["main.js", "clock.js", "connection.js", "sync.js", "correction.js", "media.js", "ui.js", "hmac.js"]
+    static let scripts = ["main.js", "clock.js", "connection.js", "sync.js", "correction.js", "media.js", "mse.js", "ui.js", "hmac.js"]
 
     /// The page itself, served at `/p/ID`.
     public static let page = WebAsset(name: "page.html", contentType: "text/html; charset=utf-8")
@@ -40,6 +40,7 @@ public struct WebAsset: Equatable, Sendable {
         case "sync.js": PackageResources.sync_js
         case "correction.js": PackageResources.correction_js
         case "media.js": PackageResources.media_js
+        case "mse.js": PackageResources.mse_js
         case "ui.js": PackageResources.ui_js
         case "hmac.js": PackageResources.hmac_js
         default: []

@@ -173,4 +173,76 @@ import TestSupport
             try await browser.wait(until: "return document.querySelector('#chat').textContent.includes('remember me')", within: .seconds(15))
         }
     }
+
+    @Test(.enabled(if: unavailable == nil, "\(unavailable?.description ?? "")"))
+    func aMatroskaFileWithAC3SoundPlaysThroughTheHostsRemux() async throws {
+        let folder = try TemporaryFolder("browser-remux")
+        defer { folder.remove() }
+        let subtitles = folder.path("film.srt")
+        try "1\n00:00:01,000 --> 00:00:03,000\nHello from the host\n\n".write(toFile: subtitles, atomically: true, encoding: .utf8)
+        let film = folder.path("film.mkv")
+        let made = try await ChildProcess.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=40",
+                                                         "-f", "lavfi", "-i", "sine=f=440:r=48000:d=40", "-i", subtitles,
+                                                         "-map", "0:v", "-map", "1:a", "-map", "2:s", "-c:v", "libx264", "-preset", "veryfast",
+                                                         "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "ac3", "-ac", "6", "-c:s", "srt", film])
+        try #require(made.status == 0, "ffmpeg: \(made.standardError)")
+        let (host, link) = try await Self.host(film, script: "play@1,seek:25@14", duration: 40)
+        defer { host.terminate() }
+        let browser = try await WebDriver.start()
+        do {
+            try await Self.join(browser, link)
+            // Matroska with AC-3: not playable as it is, so the page plays the host's remux (AAC sound).
+            try await browser.wait(until: "const s = window.tandem.state(); return s.source == 'remux' && s.ready && !s.paused && s.currentTime > 2",
+                                   within: .seconds(40))
+            let playing = try await Self.state(browser)
+            #expect(playing["problem"]?.string == nil, "\(playing)")
+            // Sound decoded (Chromium would play AC-3 silently: this is the host's AAC) and pictures shown.
+            try await browser.wait(until: "const v = document.querySelector('video'); return v.webkitAudioDecodedByteCount > 10000 && v.getVideoPlaybackQuality().totalVideoFrames > 10",
+                                   within: .seconds(10))
+            // The host's seek lands it again, in sync.
+            try await browser.wait(until: "const s = window.tandem.state(); return s.epoch >= 3 && s.ready && !s.paused && s.currentTime > 25",
+                                   within: .seconds(30))
+            let landed = try await Self.state(browser)
+            #expect(abs(landed["errorMs"]?.double ?? .infinity) < 100, "\(landed)")
+            // The subtitle track, as WebVTT from the host.
+            _ = try await browser.execute("document.querySelector('video').textTracks[0].mode = 'hidden'; return true")
+            try await browser.wait(until: "const t = document.querySelector('video').textTracks[0]; return t.cues && t.cues.length == 1 && t.cues[0].text == 'Hello from the host'",
+                                   within: .seconds(10))
+            print("remuxing guest:", landed)
+        } catch {
+            print("browser logs:", (try? await browser.browserLogs()) ?? [])
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
+
+
+    @Test(.enabled(if: unavailable == nil, "\(unavailable?.description ?? "")"))
+    func aFileTheHostCannotConvertSaysWhyAndWhatToDo() async throws {
+        let folder = try TemporaryFolder("browser-avi")
+        defer { folder.remove() }
+        // AVI keeps no presentation times: with B-frames its pictures' order is the decoder's to know.
+        let film = folder.path("old.avi")
+        let made = try await ChildProcess.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=160x120:r=25:d=4",
+                                                         "-c:v", "libx264", film])
+        try #require(made.status == 0, "ffmpeg: \(made.standardError)")
+        let (host, link) = try await Self.host(film, script: "play@1", duration: 30)
+        defer { host.terminate() }
+        let browser = try await WebDriver.start()
+        do {
+            try await Self.join(browser, link)
+            try await browser.wait(until: "const p = window.tandem.state().problem || ''; return p.includes('no presentation times') && p.includes('tandem join')",
+                                   within: .seconds(20))
+            let state = try await Self.state(browser)
+            #expect(state["source"]?.string == nil)
+            #expect(state["problem"]?.string?.contains(folder.path) == false, "the host's path stays with the host")
+            print("unconvertible:", state["problem"]?.string ?? "")
+        } catch {
+            print("browser logs:", (try? await browser.browserLogs()) ?? [])
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
 }

@@ -1,8 +1,9 @@
 import PartyKit
 import Synchronization
 
-/// The media a party server serves: for each party, the credential its members present and the
-/// local files of its items (by index; an item the server has no bytes for is absent).
+/// The media a party server serves: for each party, the credential its members present, the
+/// local files of its items (by index; an item the server has no bytes for is absent) and, for a
+/// host that has a decoder, what makes its items playable in a browser (``WebMediaSource``).
 ///
 /// Safe from any thread; the HTTP handlers look parties up here on their event loops.
 public final class PartyMediaLibrary: Sendable {
@@ -11,6 +12,9 @@ public final class PartyMediaLibrary: Sendable {
         public var token: String
         /// Local file of item N.
         public var files: [Int: String]
+        /// The remuxed segments, transcoded sound and WebVTT subtitles of the items, for the browser
+        /// page; nil where nothing converts them (`tandem serve`, which links no decoder).
+        public var web: (any WebMediaSource)?
     }
 
     private let parties = Mutex<[String: Entry]>([:])
@@ -31,9 +35,10 @@ public final class PartyMediaLibrary: Sendable {
 
     public init(relay: MediaRelay = MediaRelay()) { self.relay = relay }
 
-    /// Serves `files` (item index → local path) for `party` to holders of `key`.
-    public func serve(party: String, key: String, files: [Int: String]) {
-        let entry = Entry(token: MediaToken.derive(key: key, party: party), files: files)
+    /// Serves `files` (item index → local path) for `party` to holders of `key`, and what `web`
+    /// makes of them for browsers (`/party/ID/media/N/web/…`, ``WebMediaPath``).
+    public func serve(party: String, key: String, files: [Int: String], web: (any WebMediaSource)? = nil) {
+        let entry = Entry(token: MediaToken.derive(key: key, party: party), files: files, web: web)
         parties.withLock { $0[party] = entry }
     }
 

@@ -6,6 +6,7 @@ import { ConnectionMachine, PartyConnection } from "./connection.js";
 import { mediaToken } from "./hmac.js";
 import { playability, source } from "./media.js";
 import { MEASURE_INTERVAL } from "./correction.js";
+import { MsePlayer } from "./mse.js";
 import { VideoSync } from "./sync.js";
 import { $, appendChat, fingerprintHex, formatTime, presenceText, problem, renderPeople, status, toast } from "./ui.js";
 
@@ -32,6 +33,9 @@ let lastState = null;
 let audioOutput = null;
 /** When Join was clicked, and when the page was first in sync (ready) and first within 10 ms (ms, performance.now()). */
 const timing = { joinAt: null, readyAt: null, within10At: null };
+/** How the item plays: "direct" (the file in the <video>), "remux" (the host's segments through MSE), or null. */
+let mediaSource = null;
+let mse = null;
 
 const sync = new VideoSync(video, clock, {
   state: () => sendStatus(),
@@ -48,7 +52,7 @@ window.tandem = {
     errorMs: sync.error === null ? null : sync.error * 1000, landingMs: sync.landing * 1000, runStepMs: { faster: sync.runSteps.faster * 1000, slower: sync.runSteps.slower * 1000 }, stats: { ...sync.stats },
     rttMs: clock.estimate ? clock.estimate.minDelay * 1000 : null, currentTime: video.currentTime, paused: video.paused,
     rate: video.playbackRate, timelineRate: sync.timeline?.rate ?? null, output: audioOutput, me: welcome?.you.id ?? null, participants: participants.map((p) => p.name),
-    item, problem: $("problem").hidden ? null : $("problem").textContent,
+    item, source: mediaSource, problem: $("problem").hidden ? null : $("problem").textContent,
   }),
   trace: () => sync.trace,
 };
@@ -158,13 +162,38 @@ function timeline(t) {
 
 function openItem(index) {
   item = index;
+  mse?.stop();
+  mse = null;
+  mediaSource = null;
   const it = welcome.config.items[index];
   $("items").value = String(index);
-  const verdict = playability(it, (type) => video.canPlayType(type));
-  itemProblem = verdict.ok ? null : `${verdict.reason}. Join with the Tandem app instead: tandem join LINK (the link with tandem://)`;
+  const verdict = playability(it, (type) => video.canPlayType(type), "MediaSource" in window);
+  itemProblem = null;
+  problem(null);
+  if (verdict.ok) {
+    mediaSource = "direct";
+    video.src = source(party, index, it);
+  } else if (verdict.convert) {
+    // The host remuxes it: attached at once, so the party's first seek is kept by the element.
+    mediaSource = "remux";
+    const player = new MsePlayer(video, party, index, { problem: (reason) => { if (mse === player) unplayable(`${verdict.reason}; ${reason}`); } });
+    mse = player;
+    player.attach();
+  } else {
+    unplayable(verdict.reason);
+  }
+}
+
+/** The item cannot play here: the line says why and what to do instead. */
+function unplayable(reason) {
+  itemProblem = `${reason}. Join with the Tandem app instead: tandem join LINK (the link with tandem://)`;
   problem(itemProblem);
-  if (itemProblem) { video.removeAttribute("src"); video.load(); return; }
-  video.src = source(party, index, it);
+  mse?.stop();
+  mse = null;
+  mediaSource = null;
+  video.removeAttribute("src");
+  video.load();
+  sendStatus();
 }
 
 // The element could not load or decode what it was given (a refused credential, a file it cannot read

@@ -12,6 +12,7 @@ import PartyClient
 import PlayerCore
 import PortMapping
 import SyncplayGateway
+import WebMedia
 import Synchronization
 
 struct HostCommand: AsyncParsableCommand {
@@ -151,8 +152,10 @@ struct HostCommand: AsyncParsableCommand {
                 await window?.close()
                 throw error
             }
-            // This host serves its own files to members without a copy.
-            runner.media.serve(party: partyID, key: secret, files: Self.localFiles(files))
+            // This host serves its own files to members without a copy, and what browsers play of
+            // them (remuxed segments, AAC sound, WebVTT subtitles) to guests in a browser.
+            let local = Self.localFiles(files)
+            runner.media.serve(party: partyID, key: secret, files: local, web: WebMediaConverter(files: local, items: items))
         }
         let connectHost = target.host == "0.0.0.0" || target.host == "::" ? "127.0.0.1" : target.host
         let output = PartyOutput(json: json)

@@ -1,0 +1,60 @@
+import NIOCore
+import NIOHTTP1
+import PartyKit
+
+/// `/party/ID/media/N/web/…`: what the browser page plays of an item its browser cannot open as it
+/// is (``WebMediaPath``), made by the party's ``WebMediaSource``. The credential was checked as for
+/// the media itself; the bytes are made off the event loop and written when ready.
+extension MediaRequestHandler {
+    /// The longest reason a 500 carries: one line for people, never a dump.
+    static let maxFailureReason = 300
+
+    func serveConverted(_ request: WebMediaRequest, item: Int, entry: PartyMediaLibrary.Entry, head: HTTPRequestHead,
+                        context: ChannelHandlerContext) {
+        guard let source = entry.web else {
+            return refuse(.notFound, "this party's items are not converted for browsers here", head: head, context: context)
+        }
+        guard entry.files[item] != nil else {
+            return refuse(.notFound, "no item \(item) in this party", head: head, context: context)
+        }
+        let loop = context.eventLoop
+        let bound = NIOLoopBound(Pump(handler: self, context: context), eventLoop: loop)
+        Task {
+            let result: Result<[UInt8], any Error>
+            do { result = .success(try await source.answer(item: item, request)) } catch { result = .failure(error) }
+            loop.execute {
+                let pump = bound.value
+                guard pump.handler.active else { return }
+                pump.handler.converted(result, request: request, item: item, head: head, context: pump.context)
+            }
+        }
+    }
+
+    private func converted(_ result: Result<[UInt8], any Error>, request: WebMediaRequest, item: Int, head: HTTPRequestHead,
+                           context: ChannelHandlerContext) {
+        let bytes: [UInt8]
+        switch result {
+        case .failure(let unavailable as WebMediaUnavailable):
+            return refuse(.notFound, Self.oneLine(unavailable.reason), head: head, context: context)
+        case .failure(let error):
+            return refuse(.internalServerError, Self.oneLine("converting item \(item): \(error)"), head: head, context: context)
+        case .success(let made):
+            bytes = made
+        }
+        var headers = HTTPHeaders([("Content-Type", request.contentType), ("Content-Length", "\(bytes.count)"),
+                                   ("X-Content-Type-Options", "nosniff"), ("Cache-Control", "no-cache")])
+        headers.add(name: "Connection", value: head.isKeepAlive ? "keep-alive" : "close")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
+        if head.method == .GET, !bytes.isEmpty {
+            library.noteServing(bytes: Int64(bytes.count))
+            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: bytes)))), promise: nil)
+        }
+        finish(keepAlive: head.isKeepAlive, context: context) {}
+    }
+
+    /// `text` on one line, cut to ``maxFailureReason`` characters.
+    static func oneLine(_ text: String) -> String {
+        let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return flat.count > maxFailureReason ? String(flat.prefix(maxFailureReason)) + "…" : flat
+    }
+}

@@ -46,6 +46,9 @@ let package = Package(
         .target(name: "TandemBase"),
         // The media clock (position = anchor + elapsed × rate) and host time sources. Links nothing.
         .target(name: "MediaTime"),
+        // Page links as pure code: yt-dlp's JSON (-J), mpv's --ytdl-format parsed and applied to a
+        // page's formats, which formats the player plays, direct media or page. No process, no FFmpeg.
+        .target(name: "YtdlKit"),
         // Thin owners of FFmpeg objects: one Swift value frees each C object.
         .target(name: "FFmpegKit", dependencies: ["CFFmpeg", "TandemBase"]),
         // Demux → packet queues → decoders → frame queues → presentation by the media clock.
@@ -259,6 +262,7 @@ let package = Package(
             dependencies: [
                 "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity",
                 "PartyClient", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayClient", "SubtitleKit", "TandemBase", "SoundOutput",
+                "YtdlKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -285,7 +289,7 @@ let package = Package(
                 "TandemApp", "TandemBench", "TandemBase",
                 "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity", "PartyServer",
                 "PartyClient", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayGateway",
-                "SyncplayClient", "PartyService", "SubtitleKit", "SoundOutput", "PortMapping",
+                "SyncplayClient", "PartyService", "SubtitleKit", "SoundOutput", "PortMapping", "YtdlKit",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -331,7 +331,20 @@ let package = Package(
             ],
             path: "Tests/TestSupportTLS"
         ),
+        // A static web server with byte ranges on loopback (SwiftNIO), for the targets that test URLs and pages.
+        .target(
+            name: "TestSupportHTTP",
+            dependencies: [
+                "PartyServer",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/TestSupportHTTP"
+        ),
         .testTarget(name: "TandemBaseTests", dependencies: ["TandemBase"]),
+        // The --ytdl-format parser and selector over recorded and hand-written yt-dlp answers (Fixtures/).
+        .testTarget(name: "YtdlKitTests", dependencies: ["YtdlKit"], exclude: ["Fixtures"]),
         // The mapping machine, the PCP codec and the address rules; and real NATs in network
         // namespaces (scripts/netns.sh, scripts/test-gateway.py) with the built tandem.
         .testTarget(name: "PortMappingTests", dependencies: ["TestSupport", "PortMapping", "TandemBase"]),
@@ -374,7 +387,7 @@ let package = Package(
         .testTarget(
             name: "PartyClientTests",
             dependencies: [
-                "TestSupport", "TestSupportTLS",
+                "TestSupport", "TestSupportTLS", "TestSupportHTTP",
                 "PartyClient", "PartyServer", "PartySecurity", "PartyKit", "StoryKit", "PlayerCore", "FFmpegKit",
                 "MediaTime", "WebSocketTransport",
                 .product(name: "Logging", package: "swift-log"),
@@ -397,7 +410,7 @@ let package = Package(
         .testTarget(name: "MPVIPCTests", dependencies: ["TestSupport", "MPVIPC", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "TandemCLITests",
-            dependencies: ["TestSupport", "TandemCLI", "TandemApp", "TandemBench", "MPVIPC", "PlayerCore", "FFmpegKit", "MediaTime", "PartySimulator", "PartyKit", "StoryKit",
+            dependencies: ["TestSupport", "TestSupportHTTP", "TandemCLI", "TandemApp", "TandemBench", "MPVIPC", "YtdlKit", "PlayerCore", "FFmpegKit", "MediaTime", "PartySimulator", "PartyKit", "StoryKit",
                            "PartyServer", "PartyClient", "SyncplayClient", "SyncplayKit", "TandemWindow", "CSDL2", "WebSocketTransport", "SoundOutput",
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log")]

@@ -80,6 +80,11 @@ public struct FormatSelection: Sendable, Equatable {
     public struct Merge: Sendable, Equatable {
         public var video: YtdlFormat
         public var audio: YtdlFormat
+
+        public init(video: YtdlFormat, audio: YtdlFormat) {
+            self.video = video
+            self.audio = audio
+        }
     }
 
     public var format: YtdlFormat

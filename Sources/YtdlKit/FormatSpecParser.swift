@@ -25,6 +25,11 @@ public enum FormatSpecParser {
         public let text: String
         public let reason: String
         public var description: String { "--ytdl-format \"\(text)\": \(reason)" }
+
+        public init(text: String, reason: String) {
+            self.text = text
+            self.reason = reason
+        }
     }
 
     public static func parse(_ text: String) throws(Failure) -> FormatSpec {

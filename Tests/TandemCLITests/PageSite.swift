@@ -65,6 +65,12 @@ struct PageSite {
 
     func url(_ name: String) -> String { server.url(name) }
 
+    /// Writes (or rewrites: the server reads files when asked for them) a page titled `title` with a
+    /// `<video>` for each of `videos`.
+    func writePage(_ name: String, title: String, videos: [String]) throws {
+        try Self.write(folder, name, Self.page(title, videos: videos))
+    }
+
     /// For the tandem processes that run yt-dlp: a HOME (and XDG folders, ``ChildProcess/tandem``'s
     /// own) where no user's yt-dlp configuration or cache is found.
     var environment: [String: String] { ["HOME": folder.path("home")] }

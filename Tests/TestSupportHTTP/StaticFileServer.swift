@@ -59,6 +59,12 @@ public final class StaticFileServer: Sendable {
         set { log.state.withLock { $0.mode = newValue } }
     }
 
+    /// From now on, requests for the file `name` are answered with `status` (a 403 or 410, as a site
+    /// answers a media link that has expired), whatever the ``mode``.
+    public func refuse(_ name: String, status: Int) {
+        log.state.withLock { $0.refusals["/" + name] = HTTPResponseStatus(statusCode: status) }
+    }
+
     /// Every request so far, as "METHOD /path" plus " range=VALUE" when it had a `Range` header.
     public var requests: [String] { log.state.withLock { $0.requests } }
 
@@ -71,15 +77,15 @@ public final class StaticFileServer: Sendable {
 
 /// The server's mode and the requests it has had, shared by its connections.
 private final class RequestLog: Sendable {
-    let state: Mutex<(mode: StaticFileServer.Mode, requests: [String])>
+    let state: Mutex<(mode: StaticFileServer.Mode, requests: [String], refusals: [String: HTTPResponseStatus])>
 
-    init(mode: StaticFileServer.Mode) { state = Mutex((mode: mode, requests: [])) }
+    init(mode: StaticFileServer.Mode) { state = Mutex((mode: mode, requests: [], refusals: [:])) }
 
-    /// Records a request; returns how to answer it.
-    func note(_ request: String) -> StaticFileServer.Mode {
+    /// Records a request for `path`; returns how to answer it.
+    func note(_ request: String, path: String) -> StaticFileServer.Mode {
         state.withLock { state in
             state.requests.append(request)
-            return state.mode
+            return state.refusals[path].map { .failing($0) } ?? state.mode
         }
     }
 }
@@ -113,7 +119,8 @@ private final class StaticFileHandler: ChannelInboundHandler {
 
     private func respond(to request: HTTPRequestHead, context: ChannelHandlerContext) {
         let range = request.headers.first(name: "range")
-        let mode = log.note("\(request.method) \(request.uri)" + (range.map { " range=\($0)" } ?? ""))
+        let path = String(request.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
+        let mode = log.note("\(request.method) \(request.uri)" + (range.map { " range=\($0)" } ?? ""), path: path)
         switch mode {
         case .silent: return
         case .failing(let status):

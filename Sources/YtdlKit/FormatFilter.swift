@@ -22,25 +22,31 @@ public struct FormatFilter: Sendable, Equatable, CustomStringConvertible {
         case formatNote = "format_note"
     }
 
+    /// How a numeric field compares with the filter's number.
     public enum NumericComparison: String, Sendable, CaseIterable {
         // Two-character operators first: the parser tries them in this order.
         case lessOrEqual = "<=", greaterOrEqual = ">=", notEqual = "!=", less = "<", greater = ">", equal = "="
     }
 
+    /// How a text field compares with the filter's text.
     public enum TextComparison: String, Sendable, CaseIterable {
         case startsWith = "^=", endsWith = "$=", contains = "*=", matches = "~=", equal = "="
     }
 
+    /// What the filter asks of a format.
     public enum Condition: Sendable, Equatable {
+        /// `[height<=720]`.
         case number(NumericField, NumericComparison, Double)
         /// `negated`: a leading `!` (`[vcodec!=none]`, `[ext!^=m]`).
         case text(TextField, TextComparison, String, negated: Bool)
     }
 
+    /// What it asks.
     public var condition: Condition
     /// `?`: a format without the field passes.
     public var passesWhenMissing: Bool
 
+    /// A filter asking `condition`, letting formats without the field through when `passesWhenMissing`.
     public init(_ condition: Condition, passesWhenMissing: Bool = false) {
         self.condition = condition
         self.passesWhenMissing = passesWhenMissing
@@ -73,6 +79,7 @@ public struct FormatFilter: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// As written in a `--ytdl-format`.
     public var description: String {
         let missing = passesWhenMissing ? "?" : ""
         switch condition {

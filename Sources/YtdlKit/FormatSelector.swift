@@ -10,6 +10,8 @@
 /// played as the best single format with both that meets the filters of both sides (the worst,
 /// for `worstvideo+…`): ``FormatSelection/unmerged`` says what the merge would have been.
 public enum FormatSelector {
+    /// The format `spec` chooses among `formats` (in yt-dlp's order) that `playability` lets through,
+    /// or why none.
     public static func select(_ spec: FormatSpec, from formats: [YtdlFormat],
                               playability: Playability = Playability()) throws(FormatSelectionFailure) -> FormatSelection {
         guard !formats.isEmpty else { throw .noFormats }
@@ -78,21 +80,25 @@ public enum FormatSelector {
 public struct FormatSelection: Sendable, Equatable {
     /// What a merge would have played together.
     public struct Merge: Sendable, Equatable {
+        /// The video-only format chosen by the merge's first side, and the sound of its second.
         public var video: YtdlFormat
         public var audio: YtdlFormat
 
+        /// The merge of `video` and `audio`.
         public init(video: YtdlFormat, audio: YtdlFormat) {
             self.video = video
             self.audio = audio
         }
     }
 
+    /// The format to play.
     public var format: YtdlFormat
     /// The alternative of the spec that chose it.
     public var choice: FormatSpec.Choice
     /// Set when a merge of separate video and sound was played as ``format`` instead (one input per item).
     public var unmerged: Merge?
 
+    /// `format`, chosen by `choice` (in place of the merge `unmerged`, if set).
     public init(format: YtdlFormat, choice: FormatSpec.Choice, unmerged: Merge? = nil) {
         self.format = format
         self.choice = choice
@@ -121,6 +127,7 @@ public enum FormatSelectionFailure: Error, Sendable, Equatable, CustomStringConv
     /// How many formats are listed by name in a message.
     static let listedFormats = 6
 
+    /// The reason, for the line that names the link.
     public var description: String {
         switch self {
         case .noFormats:

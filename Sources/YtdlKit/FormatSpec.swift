@@ -43,21 +43,25 @@ public struct FormatSpec: Sendable, Equatable, CustomStringConvertible {
         /// How it was written, for messages.
         public var text: String
 
+        /// A selector of `target` narrowed by `filters`, written `text`.
         public init(target: Target, filters: [FormatFilter] = [], text: String) {
             self.target = target
             self.filters = filters
             self.text = text
         }
 
+        /// As it was written.
         public var description: String { text }
     }
 
     /// One alternative between `/`s.
     public enum Choice: Sendable, Equatable, CustomStringConvertible {
+        /// One format.
         case single(Selector)
         /// `VIDEO+AUDIO`: two formats played together.
         case merge(Selector, Selector)
 
+        /// As written (`bestvideo+bestaudio`).
         public var description: String {
             switch self {
             case .single(let selector): selector.text
@@ -69,8 +73,10 @@ public struct FormatSpec: Sendable, Equatable, CustomStringConvertible {
     /// Tried in order; the first that selects a playable format wins.
     public var alternatives: [Choice]
 
+    /// A spec trying `alternatives` in order.
     public init(alternatives: [Choice]) { self.alternatives = alternatives }
 
+    /// As written, without spaces (`bestvideo*+bestaudio/best`).
     public var description: String { alternatives.map(\.description).joined(separator: "/") }
 
     /// The default, parsed.

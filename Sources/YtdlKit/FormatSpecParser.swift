@@ -22,16 +22,21 @@ public enum FormatSpecParser {
 
     /// Why a `--ytdl-format` is refused: `description` says what and where.
     public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The `--ytdl-format` given.
         public let text: String
+        /// What is wrong with it.
         public let reason: String
+        /// One line naming the option, the text and the reason.
         public var description: String { "--ytdl-format \"\(text)\": \(reason)" }
 
+        /// The refusal of `text` for `reason`.
         public init(text: String, reason: String) {
             self.text = text
             self.reason = reason
         }
     }
 
+    /// The spec `text` writes, or why it is refused.
     public static func parse(_ text: String) throws(Failure) -> FormatSpec {
         var parser = Parser(text: text)
         return try parser.spec()

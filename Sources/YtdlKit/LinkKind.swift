@@ -19,6 +19,7 @@ public enum LinkKind: Sendable, Equatable {
         "m3u8", "m3u", "mpd",
     ]
 
+    /// The kind of `argument` (a command's file, URL or link) by the rule above.
     public init(of argument: String) {
         guard let schemeEnd = argument.range(of: "://") else { self = .direct; return }
         let scheme = argument[..<schemeEnd.lowerBound].lowercased()

@@ -19,7 +19,7 @@ public enum YtdlDiagnosis: Sendable, Equatable {
     /// cleaned of its prefixes and its request to report bugs.
     case other(String)
 
-    /// Reads yt-dlp's standard error.
+    /// Reads yt-dlp's standard error (its last `ERROR:` line, else its last line).
     public init(standardError text: String) {
         let lines = text.split(whereSeparator: \.isNewline).map(String.init)
         let error = lines.last { $0.hasPrefix("ERROR:") } ?? lines.last { !$0.hasPrefix("WARNING:") } ?? ""

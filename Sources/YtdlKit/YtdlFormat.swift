@@ -7,14 +7,18 @@ import Foundation
 /// leaves a codec it does not know out (the generic extractor's `<video src>`): an unknown codec may
 /// be there, as yt-dlp itself counts it.
 public struct YtdlFormat: Sendable, Equatable, Decodable {
+    /// yt-dlp's name for it on this page (`22`, `hls-1080`): what a `--ytdl-format` of an ID names.
     public var formatID: String
     /// Where the player opens it (a media file, an HLS media playlist).
     public var url: String
+    /// The file extension of its container (`mp4`, `webm`, `m4a`).
     public var ext: String?
     /// yt-dlp's delivery: `https`, `http`, `m3u8_native`, `m3u8`, `http_dash_segments`, `f4m`, `mhtml`…
     public var `protocol`: String?
+    /// Video and audio codec as yt-dlp writes them (`avc1.64001F`, `opus`), `"none"`, or nil when unknown.
     public var vcodec: String?
     public var acodec: String?
+    /// Picture size and frame rate.
     public var width: Double?
     public var height: Double?
     public var fps: Double?
@@ -28,13 +32,18 @@ public struct YtdlFormat: Sendable, Equatable, Decodable {
     /// Size in bytes, exact or estimated.
     public var filesize: Double?
     public var filesizeApprox: Double?
+    /// The sound's language (`en`).
     public var language: String?
+    /// The container as yt-dlp names it (`mp4_dash`, `webm_dash`).
     public var container: String?
+    /// `SDR`, `HDR10`, `HLG`…
     public var dynamicRange: String?
+    /// The site's own words for it (`720p`, `DASH video`, `storyboard`).
     public var formatNote: String?
     /// Encrypted: no player without the keys plays it. yt-dlp also writes `"maybe"`, read as unknown.
     public var hasDRM: Bool?
 
+    /// A format with the fields given (tests, hand-made lists); the others absent.
     public init(formatID: String, url: String, ext: String? = nil, protocol: String? = nil, vcodec: String? = nil,
                 acodec: String? = nil, width: Double? = nil, height: Double? = nil, fps: Double? = nil, tbr: Double? = nil,
                 vbr: Double? = nil, abr: Double? = nil, asr: Double? = nil, audioChannels: Double? = nil,

@@ -13,8 +13,11 @@ public struct YtdlInfo: Sendable, Equatable, Decodable {
         case reference
     }
 
+    /// What it is.
     public var kind: Kind
+    /// The site's ID for it.
     public var id: String?
+    /// The page's title for it.
     public var title: String?
     /// Seconds, when the page says.
     public var duration: Double?
@@ -30,6 +33,7 @@ public struct YtdlInfo: Sendable, Equatable, Decodable {
     /// A live stream.
     public var isLive: Bool
 
+    /// An answer with the fields given (tests).
     public init(kind: Kind, id: String? = nil, title: String? = nil, duration: Double? = nil, webpageURL: String? = nil,
                 url: String? = nil, formats: [YtdlFormat] = [], entries: [YtdlInfo] = [], isLive: Bool = false) {
         self.kind = kind

@@ -20,6 +20,8 @@ package enum BoundedProcess {
     package static let errorLimit = 256 << 10
     /// Stack of the thread that drives one run: a read buffer and a few descriptors.
     static let stackSize = 512 << 10
+    /// Bytes read at a time: what a pipe holds (64 KiB on Linux), so one read empties it.
+    static let readSize = 64 << 10
 
     /// A run to its end.
     package struct Outcome: Sendable {
@@ -86,7 +88,7 @@ package enum BoundedProcess {
         var open = [output[0], errors[0]]
         let deadline = ContinuousClock.now + .seconds(timeout)
         var failure: Failure?
-        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var buffer = [UInt8](repeating: 0, count: readSize)
         while open.contains(where: { $0 >= 0 }) {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else { failure = .timedOut; break }

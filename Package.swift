@@ -46,6 +46,9 @@ let package = Package(
         .target(name: "TandemBase"),
         // The media clock (position = anchor + elapsed × rate) and host time sources. Links nothing.
         .target(name: "MediaTime"),
+        // Page links as pure code: yt-dlp's JSON (-J), mpv's --ytdl-format parsed and applied to a
+        // page's formats, which formats the player plays, direct media or page. No process, no FFmpeg.
+        .target(name: "YtdlKit"),
         // Thin owners of FFmpeg objects: one Swift value frees each C object.
         .target(name: "FFmpegKit", dependencies: ["CFFmpeg", "TandemBase"]),
         // What a browser plays of a host's file when it cannot open it as it is (issue #26): the plan,
@@ -264,6 +267,7 @@ let package = Package(
             dependencies: [
                 "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity",
                 "PartyClient", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayClient", "SubtitleKit", "TandemBase", "SoundOutput",
+                "YtdlKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -290,7 +294,7 @@ let package = Package(
                 "TandemApp", "TandemBench", "TandemBase",
                 "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity", "PartyServer",
                 "PartyClient", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayGateway",
-                "SyncplayClient", "PartyService", "SubtitleKit", "SoundOutput", "PortMapping", "WebMedia",
+                "SyncplayClient", "PartyService", "SubtitleKit", "SoundOutput", "PortMapping", "WebMedia", "YtdlKit",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -332,7 +336,20 @@ let package = Package(
             ],
             path: "Tests/TestSupportTLS"
         ),
+        // A static web server with byte ranges on loopback (SwiftNIO), for the targets that test URLs and pages.
+        .target(
+            name: "TestSupportHTTP",
+            dependencies: [
+                "PartyServer",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/TestSupportHTTP"
+        ),
         .testTarget(name: "TandemBaseTests", dependencies: ["TandemBase"]),
+        // The --ytdl-format parser and selector over recorded and hand-written yt-dlp answers (Fixtures/).
+        .testTarget(name: "YtdlKitTests", dependencies: ["YtdlKit"], exclude: ["Fixtures"]),
         // The mapping machine, the PCP codec and the address rules; and real NATs in network
         // namespaces (scripts/netns.sh, scripts/test-gateway.py) with the built tandem.
         .testTarget(name: "PortMappingTests", dependencies: ["TestSupport", "PortMapping", "TandemBase"]),
@@ -378,7 +395,7 @@ let package = Package(
         .testTarget(
             name: "PartyClientTests",
             dependencies: [
-                "TestSupport", "TestSupportTLS",
+                "TestSupport", "TestSupportTLS", "TestSupportHTTP",
                 "PartyClient", "PartyServer", "PartySecurity", "PartyKit", "StoryKit", "PlayerCore", "FFmpegKit",
                 "MediaTime", "WebSocketTransport", "WebMedia",
                 .product(name: "Logging", package: "swift-log"),
@@ -401,7 +418,7 @@ let package = Package(
         .testTarget(name: "MPVIPCTests", dependencies: ["TestSupport", "MPVIPC", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "TandemCLITests",
-            dependencies: ["TestSupport", "TandemCLI", "TandemApp", "TandemBench", "MPVIPC", "PlayerCore", "FFmpegKit", "MediaTime", "PartySimulator", "PartyKit", "StoryKit",
+            dependencies: ["TestSupport", "TestSupportHTTP", "TandemCLI", "TandemApp", "TandemBench", "MPVIPC", "YtdlKit", "PlayerCore", "FFmpegKit", "MediaTime", "PartySimulator", "PartyKit", "StoryKit",
                            "PartyServer", "PartyClient", "SyncplayClient", "SyncplayKit", "TandemWindow", "CSDL2", "WebSocketTransport", "SoundOutput",
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log")]

@@ -78,6 +78,9 @@ fi
 # server verified by its CA (a link without fp) needs the system's trust store.
 depends="$depends, fonts-dejavu-core"
 recommends="ca-certificates"
+# Page links (play, host, stories of a web page) run yt-dlp from PATH, as mpv does; without it such a
+# link says how to install it. Suggested, not recommended: it brings Python, which a server never needs.
+suggests="yt-dlp"
 
 installed_size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 cat > "$root/DEBIAN/control" <<EOF
@@ -88,6 +91,7 @@ Maintainer: Tandem maintainers <maintainers@users.noreply.a-seed-4fd46522.exampl
 Installed-Size: $installed_size
 Depends: $depends
 Recommends: $recommends
+Suggests: $suggests
 Section: video
 Priority: optional
 Description: synchronized video playback and watch parties

@@ -14,6 +14,13 @@ public struct OpenError: Error, CustomStringConvertible, Sendable, Equatable {
 
     public var description: String { "\(url): \(reason)" }
 
+    /// The server refused the URL with a 403 or another 4xx status than 400, 401 and 404 (a 410
+    /// among them): what a site answers for a media link that has expired.
+    public var isHTTPRefusal: Bool { reason.hasSuffix(Self.forbiddenReason) || reason.hasSuffix(Self.otherClientErrorReason) }
+
+    static let forbiddenReason = "HTTP 403 forbidden"
+    static let otherClientErrorReason = "HTTP 4xx: the server refused the request"
+
     /// The reason given for an http(s) URL whose server sends the whole body whatever the `Range`.
     public static let noByteRangesReason = "the server does not support byte ranges (seeking and party sync need them)"
 
@@ -42,9 +49,9 @@ public struct OpenError: Error, CustomStringConvertible, Sendable, Equatable {
         switch code {
         case tandem_averror_http_bad_request(): return "HTTP 400 bad request"
         case tandem_averror_http_unauthorized(): return "HTTP 401 unauthorized (the server wants credentials)"
-        case tandem_averror_http_forbidden(): return "HTTP 403 forbidden"
+        case tandem_averror_http_forbidden(): return forbiddenReason
         case tandem_averror_http_not_found(): return "HTTP 404 not found"
-        case tandem_averror_http_other_4xx(): return "HTTP 4xx: the server refused the request"
+        case tandem_averror_http_other_4xx(): return otherClientErrorReason
         case tandem_averror_http_server_error(): return "HTTP 5xx server error"
         case tandem_averror(ECONNREFUSED): return "connection refused: nothing listens at \(address)"
         case tandem_averror(EHOSTUNREACH): return "host \(address.host) is unreachable"

@@ -20,7 +20,8 @@ public struct Story: Sendable, Equatable, Codable {
         self.inputOptions = inputOptions
     }
 
-    static func defaultTitle(_ url: String) -> String {
+    /// The title of a story given none: its file name without the extension.
+    public static func defaultTitle(_ url: String) -> String {
         let name = url.split(separator: "/").last.map(String.init) ?? url
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
         return String(name[..<dot])

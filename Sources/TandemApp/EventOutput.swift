@@ -28,8 +28,12 @@ package final class EventOutput: Sendable {
     /// Per-picture events are needed only to show the A-V difference on the status line.
     package var wantsFrames: Bool { status }
 
-    package func opened(_ player: Player) {
-        emit(.open(file: player.url, durationSeconds: player.duration, video: player.hasVideo, audio: player.hasAudio))
+    /// `name`: what the viewer gave (a page link for a page's video, whose media URL the player opened);
+    /// `title` and `pageDuration`: what the page says, if it is one.
+    package func opened(_ player: Player, name: String? = nil, title: String? = nil, pageDuration: Double? = nil) {
+        let file = name ?? player.url
+        emit(.open(file: file, durationSeconds: player.duration ?? pageDuration, video: player.hasVideo, audio: player.hasAudio,
+                   title: title, url: file == player.url ? nil : player.url))
     }
 
     /// Prints events until the stream finishes; redraws the status line meanwhile.

@@ -3,8 +3,9 @@ import PlayerCore
 /// One line of `tandem play --json` (README.md): `open`, then `state`, `seeked`, `firstFrame`,
 /// `warning`, `ended` as they happen, a `window` line when a window was shown, and `end` last.
 package enum PlayEvent: Encodable, Sendable, Equatable {
-    /// The file opened; `durationSeconds` is `null` when the container does not know it.
-    case open(file: String, durationSeconds: Double?, video: Bool, audio: Bool)
+    /// The file opened; `durationSeconds` is `null` when neither the container nor the page knows it.
+    /// For a page's video: `file` is its page, `title` the page's title, `url` the media URL opened.
+    case open(file: String, durationSeconds: Double?, video: Bool, audio: Bool, title: String? = nil, url: String? = nil)
     case state(PlayerState)
     case seeked(position: Double)
     /// The first picture; `sinceStartSeconds` from the command's start.
@@ -31,9 +32,11 @@ package enum PlayEvent: Encodable, Sendable, Equatable {
     package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: EventField.self)
         switch self {
-        case .open(let file, let durationSeconds, let video, let audio):
+        case .open(let file, let durationSeconds, let video, let audio, let title, let url):
             try c.encode(event: "open")
             try c.encode(file, forKey: "file")
+            if let title { try c.encode(title, forKey: "title") }
+            if let url { try c.encode(url, forKey: "url") }
             try c.encode(number: durationSeconds, forKey: "durationSeconds")
             try c.encode(video, forKey: "video")
             try c.encode(audio, forKey: "audio")

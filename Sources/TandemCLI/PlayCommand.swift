@@ -23,7 +23,7 @@ struct PlayCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Media files, folders (their media files in natural order) or http(s)/HLS URLs, played in turn.")
+    @Argument(help: "Media files, folders (their media files in natural order), http(s)/HLS URLs of media, or links to web pages (through yt-dlp; a playlist page is a playlist), played in turn.")
     var files: [String]
     @Flag(help: "No window and no sound output (unless --ao asks for one); paced in real time by the media clock.") var headless = false
     @OptionGroup(title: "Sound") var soundOutput: SoundOutputOptions
@@ -62,6 +62,7 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(name: .customLong("sub-file"), help: "A subtitle file to add as a track (repeatable); it is preferred to the file's own.")
     var subFiles: [String] = []
     @Option(name: .customLong("sub-delay"), help: "Seconds to delay subtitles by (negative: earlier).") var subDelay: Double = 0
+    @OptionGroup(title: "Page links") var pageLinks: PageLinkOptions
 
     func validate() throws {
         guard Player.rateRange.contains(speed) else { throw ValidationError("--speed must be within 0.25…4.0") }
@@ -115,9 +116,15 @@ struct PlayCommand: AsyncParsableCommand {
     func play() async throws {
         FFmpegLog.configure()
         let wallStart = MonotonicTimeSource().now()
-        let items: [String]
-        do { items = try PlaylistItems.expand(files) } catch {
+        // Page links are listed by yt-dlp first: the window is sized and titled after the first video.
+        let resolver = pageLinks.resolver
+        let items: [PlayItem]
+        do { items = try await PlayItem.items(files, resolver: resolver) } catch {
             printError(error.description)
+            throw ExitCode.failure
+        }
+        if let failures = PlayItem.failures(items) {
+            failures.forEach { printError($0.description) }
             throw ExitCode.failure
         }
         if items.count > 1, framemd5 != nil || wav != nil || snapshot != nil {
@@ -127,12 +134,13 @@ struct PlayCommand: AsyncParsableCommand {
         // The window first: without a display, say so before anything else is opened.
         let display: WindowedPlayback?
         do {
-            display = headless || fast ? nil : try await WindowedPlayback.open(items[0], sound: options.sound)
+            display = headless || fast ? nil : try await WindowedPlayback.open(items[0].opening, title: items[0].title,
+                                                                               sound: options.sound)
         } catch {
             printError(error.description)
             throw ExitCode.failure
         }
-        var session = PlaySession(command: options, items: items, display: display,
+        var session = PlaySession(command: options, items: items, resolver: resolver, display: display,
                                   output: EventOutput(json: json, started: wallStart))
         await session.play()
         let windowStats = await display?.window.statistics

@@ -7,6 +7,7 @@ import PartyClient
 import PlayerCore
 import Testing
 import TestSupport
+import TestSupportHTTP
 
 /// Party items that are URLs every member opens itself (http with byte ranges, HLS), served on
 /// loopback by ``StaticFileServer``: their identity, the clear refusals, and a party playing them.

@@ -79,10 +79,13 @@ extension PlayOptions {
         (list ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
+    /// What ``preflight(_:)`` finds: the first video stream and the duration.
+    package typealias Probe = (firstVideo: Int?, duration: Double?)
+
     /// Opens `file` (a path or an http(s)/HLS URL) and closes it again; returns its first video
     /// stream and its duration. Throws the one-line open error. An http(s) server without byte
     /// ranges is played from the start anyway, as mpv does (only seeking needs ranges): that is a warning here.
-    package static func preflight(_ file: String) throws(OpenError) -> (firstVideo: Int?, duration: Double?) {
+    package static func preflight(_ file: String) throws(OpenError) -> Probe {
         let input = try InputFile(url: file)
         do throws(OpenError) {
             try input.requireByteRanges()

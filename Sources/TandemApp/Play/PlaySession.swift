@@ -10,7 +10,10 @@ import TandemWindow
 /// the next. A file that fails to open is reported on standard error naming it, and skipped.
 package struct PlaySession {
     package let command: PlayOptions
-    package let items: [String]
+    /// The playlist's items; a page's video is kept once resolved.
+    package internal(set) var items: [PlayItem]
+    /// Resolves page links (nil: `--no-ytdl`, every URL opened as it is).
+    package let resolver: PageLinkResolver?
     package let display: WindowedPlayback?
     package let output: EventOutput
     /// Counters summed over the files played.
@@ -32,9 +35,11 @@ package struct PlaySession {
     private var heardLevels = false
     private let watchLater: WatchLater
 
-    package init(command: PlayOptions, items: [String], display: WindowedPlayback?, output: EventOutput) {
+    package init(command: PlayOptions, items: [PlayItem], resolver: PageLinkResolver? = nil, display: WindowedPlayback?,
+                 output: EventOutput) {
         self.command = command
         self.items = items
+        self.resolver = resolver
         self.display = display
         self.output = output
         ipcTarget = SessionIPCTarget(requests: requests)
@@ -69,27 +74,32 @@ package struct PlaySession {
         }
         var action = playlist.handle(.start)
         while case .open(let index) = action, !requests.quitRequested {
-            action = await playItem(items[index], playlist: &playlist)
+            action = await playItem(at: index, playlist: &playlist)
         }
         interruptWatch?.cancel()
         await server?.stop()
         if heardLevels, levels != savedLevels { levels.save(to: SavedVolume.defaultPath()) }
     }
 
-    /// Plays `file`; returns what the playlist says to do next.
-    private mutating func playItem(_ file: String, playlist: inout Playlist) async -> Playlist.Action {
-        let probe: (firstVideo: Int?, duration: Double?)
-        do { probe = try PlayOptions.preflight(file) } catch {
-            return skip(error.description, playlist: &playlist)
+    /// Plays item `index`; returns what the playlist says to do next.
+    private mutating func playItem(at index: Int, playlist: inout Playlist) async -> Playlist.Action {
+        let file = items[index].name
+        let target: PlayItem.Target
+        let probe: PlayOptions.Probe
+        switch await prepare(index) {
+        case .ready(let ready, let probed): (target, probe) = (ready, probed)
+        case .failed(let message): return skip(message, playlist: &playlist)
         }
-        guard var from = resolve(command.start, duration: probe.duration, option: "--start", file: file),
-              let to = resolve(command.end, duration: probe.duration, option: "--end", file: file) else {
+        let media = target.url
+        let duration = probe.duration ?? target.duration
+        guard var from = resolve(command.start, duration: duration, option: "--start", file: file),
+              let to = resolve(command.end, duration: duration, option: "--end", file: file) else {
             return skip(nil, playlist: &playlist)
         }
         // Where the viewer left it (mpv's watch-later); the entry is used once, as mpv does.
         if command.start == nil, !command.noResumePlayback, let resume = watchLater.position(for: file) {
             watchLater.forget(file)
-            if resume < (to ?? probe.duration ?? .infinity) {
+            if resume < (to ?? duration ?? .infinity) {
                 from = resume
                 printError("\(file): resuming at \(EventOutput.timestamp(resume)) (--no-resume-playback starts from the beginning)")
             }
@@ -109,10 +119,10 @@ package struct PlaySession {
         // At --start: the picture the player opened on (the file's first) is not the one asked for.
         let snapshotSink = command.snapshot.map { PNGSnapshotSink(path: $0, at: from ?? 0) }
         if let snapshotSink { videoSinks.append(snapshotSink) }
-        let sinks = display?.sinks(for: file, levels: levels)
+        let sinks = display?.sinks(for: media, levels: levels)
         if let sinks { videoSinks.append(sinks.video) }
         // Headless with --ao: sound without a window.
-        let sound = sinks?.audio ?? (display == nil ? headlessSound(for: file) : nil)
+        let sound = sinks?.audio ?? (display == nil ? headlessSound(for: media) : nil)
         let audioSink: any AudioSink
         do {
             if let wav = command.wav {
@@ -133,16 +143,16 @@ package struct PlaySession {
                                         videoStreamIndex: command.framemd5 != nil ? probe.firstVideo : nil, rate: command.speed)
             options.audioChoice = command.aid
             options.audioLanguages = PlayOptions.languages(command.alang)
-            options.subtitles = command.subtitleOptions(for: file)
+            options.subtitles = command.subtitleOptions(for: media)
             options.startPosition = from
-            player = try await Player.open(file, options: options)
+            player = try await Player.open(media, options: options)
         } catch {
             sound?.stop()
-            return skip(error.description, playlist: &playlist)
+            return skip(target.title == nil ? error.description : "\(file): \(error.reason)", playlist: &playlist)
         }
         played += 1
         _ = playlist.handle(.opened)
-        output.opened(player)
+        output.opened(player, name: file, title: target.title, pageDuration: target.duration)
         warnAboutTracks(player, file: file)
         requests.reset(canStep: (Self.moves(playlist, .next), Self.moves(playlist, .previous)))
         ipcTarget.attach(player)

@@ -32,10 +32,11 @@ package struct WindowedPlayback: Sendable {
     /// The outputs to open for each file (nil: none, as with `--ao=null` or `--wav`).
     package let sound: SoundOptions?
 
-    /// Opens the window (titled and sized after `file`); `sound` opens a sound output for each file.
-    package static func open(_ file: String, sound: SoundOptions?) async throws(WindowError) -> WindowedPlayback {
-        let geometry = DisplayGeometry(probing: file)
-        let title = URL(fileURLWithPath: file).lastPathComponent
+    /// Opens the window (sized after `file`, titled `title` or after the file); `sound` opens a sound
+    /// output for each file.
+    package static func open(_ file: String?, title: String? = nil, sound: SoundOptions?) async throws(WindowError) -> WindowedPlayback {
+        let geometry = file.flatMap { DisplayGeometry(probing: $0) }
+        let title = title ?? file.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "Tandem"
         let window = try await PlayerWindow(title: title, size: geometry?.displaySize ?? audioOnlySize)
         await window.setAutoHidesControls(true)
         return WindowedPlayback(window: window, sound: sound)

@@ -21,7 +21,7 @@ struct HostCommand: AsyncParsableCommand {
         abstract: "Host a watch party: prints the link others join with. Without --server, serves it too."
     )
 
-    @Argument(help: "Media files or http(s)/HLS URLs, in party order. Several make a story party: each plays to its end, then the next.")
+    @Argument(help: "Media files, http(s)/HLS URLs of media, or links to web pages (resolved here through yt-dlp: everyone plays the format chosen; a playlist page gives its videos), in party order. Several make a story party: each plays to its end, then the next.")
     var files: [String]
     @Option(help: "A party server to create the party on (default: serve it here).") var server: HostPort?
     @Option(help: "Where to serve the party when there is no --server.") var listen = HostPort(host: "0.0.0.0", port: 7777)
@@ -50,6 +50,7 @@ struct HostCommand: AsyncParsableCommand {
                                valueName: "host[:port]"))
     var publicAddress: String?
     @OptionGroup var subtitleOptions: PartySubtitleOptions
+    @OptionGroup(title: "Page links") var pageLinks: PageLinkOptions
     @OptionGroup var security: SecurityOptions
     @OptionGroup var serving: ServingOptions
 
@@ -76,10 +77,17 @@ struct HostCommand: AsyncParsableCommand {
 
     func run() async throws {
         FFmpegLog.configure()
-        // The window first: without a display, say so before anything else is opened.
+        // Page links first (yt-dlp): the window is sized after the first item, and the items are what
+        // the host resolved.
+        let sources: [PartySource]
+        do { sources = try await PartySource.sources(files, resolver: pageLinks.resolver, say: { printError($0) }) } catch {
+            printError(error.description)
+            throw ExitCode.failure
+        }
+        // Then the window: without a display, say so before anything else is opened.
         let window: PartyWindow?
         do {
-            window = headless ? nil : try await PartyWindow.open(title: "Tandem party", files: files,
+            window = headless ? nil : try await PartyWindow.open(title: "Tandem party", files: sources.map(\.opening),
                                                                       subtitles: subtitleOptions.subtitles,
                                                                       sound: soundOutput.sound(headless: false) ?? SoundOptions(outputs: .none))
         } catch {
@@ -88,7 +96,7 @@ struct HostCommand: AsyncParsableCommand {
         }
         let items: [MediaItem]
         do {
-            items = try Self.items(files)
+            items = try Self.fitting(try await Self.identified(sources), say: { printError($0) })
         } catch {
             printError("\(error)")
             await window?.close()
@@ -154,7 +162,7 @@ struct HostCommand: AsyncParsableCommand {
             }
             // This host serves its own files to members without a copy, and what browsers play of
             // them (remuxed segments, AAC sound, WebVTT subtitles) to guests in a browser.
-            let local = Self.localFiles(files)
+            let local = Self.localFiles(Array(sources.prefix(items.count)))
             runner.media.serve(party: partyID, key: secret, files: local, web: WebMediaConverter(files: local, items: items))
         }
         let connectHost = target.host == "0.0.0.0" || target.host == "::" ? "127.0.0.1" : target.host
@@ -179,14 +187,14 @@ struct HostCommand: AsyncParsableCommand {
                                 insecure: security.insecure)
         let member = PartyMember(options: .init(
             link: ownLink, name: name, create: config,
-            mediaFolders: folders, playerOptions: window?.playerOptions ?? MemberSession.headlessPlayerOptions(sound: headlessSound), advanceAtEnd: files.count > 1,
+            mediaFolders: folders, playerOptions: window?.playerOptions ?? MemberSession.headlessPlayerOptions(sound: headlessSound), advanceAtEnd: items.count > 1,
             trust: trust, logger: logger)) { notice in
             output.notice(notice)
             window?.board.post(notice)
         }
         // On a party server, this host's files reach members without a copy through its relay
         // connection (opened once the party exists; the server never dials the host).
-        let localFiles = Self.localFiles(files)
+        let localFiles = Self.localFiles(Array(sources.prefix(items.count)))
         let relay = server == nil || localFiles.isEmpty ? nil
             : MediaUpstream(link: ownLink, files: localFiles, seat: { await member.seatToken }, trust: trust,
                             node: member.node, logger: logger)
@@ -227,34 +235,6 @@ extension HostCommand {
             printError("trusting \(server) on first use: fingerprint \(seen) (remembered in \(known.path))")
         }
         return (.pinned(seen), seen)
-    }
-
-    /// Item index → absolute path, for the items that are local files.
-    static func localFiles(_ files: [String]) -> [Int: String] {
-        var out: [Int: String] = [:]
-        for (index, file) in files.enumerated() where !file.contains("://") {
-            out[index] = URL(fileURLWithPath: file).standardizedFileURL.path
-        }
-        return out
-    }
-
-    /// The party's items, in order: a local file (served by the party, identified by size, layout
-    /// and sampled hash) or an http(s)/HLS URL every member opens itself (identified by duration
-    /// and layout). Throws the first failure naming its file or URL: one that cannot be opened, a
-    /// server without byte ranges (members must seek), a URL of another scheme.
-    static func items(_ files: [String]) throws -> [MediaItem] {
-        try files.map { file in
-            guard file.contains("://") else {
-                return MediaItem(title: URL(fileURLWithPath: file).lastPathComponent,
-                                 identity: try MediaIdentification.identify(file: file))
-            }
-            let scheme = file.prefix { $0 != ":" }.lowercased()
-            guard scheme == "http" || scheme == "https" else {
-                throw OpenError(url: file, reason: "only http and https URLs can be party items (every member opens the URL itself)")
-            }
-            let title = URL(string: file)?.lastPathComponent ?? ""
-            return MediaItem(title: title.isEmpty ? file : title, url: file, identity: try MediaIdentification.identify(url: file))
-        }
     }
 }
 

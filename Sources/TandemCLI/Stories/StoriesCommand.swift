@@ -20,7 +20,8 @@ struct StoriesCommand: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "The videos, in order.") var files: [String] = []
+    @Argument(help: "The videos, in order: files, URLs of media, or links to web pages (through yt-dlp; a playlist page gives its videos).")
+    var files: [String] = []
     @Option(help: "A JSON list of stories: [{\"url\": …, \"title\": …, \"poster\": …}] (instead of or after FILES).")
     var list: String?
     @Flag(help: "No window and no sound output unless --ao asks for one (otherwise a window with sound).") var headless = false
@@ -36,6 +37,7 @@ struct StoriesCommand: AsyncParsableCommand {
     @Option(help: "Preferred subtitle languages in order, comma-separated (e.g. en,de).") var slang: String?
     @Option(name: .customLong("sub-file"), help: "A subtitle file to add as a track of every story (repeatable).")
     var subFiles: [String] = []
+    @OptionGroup(title: "Page links") var pageLinks: PageLinkOptions
 
     func validate() throws {
         if files.isEmpty && list == nil { throw ValidationError("give at least one video (or --list)") }
@@ -48,7 +50,11 @@ struct StoriesCommand: AsyncParsableCommand {
 
     func run() async throws {
         FFmpegLog.configure()
-        let stories = try loadStories()
+        let stories = try await StoryPages.resolved(try loadStories(), resolver: pageLinks.resolver, say: { printError($0) })
+        guard !stories.isEmpty else {
+            printError("no story could be played")
+            throw ExitCode.failure
+        }
         // The window first: without a display, say so before anything else is opened.
         let window: StoriesWindow?
         do {

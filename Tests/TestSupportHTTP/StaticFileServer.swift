@@ -2,9 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import PartySecurity
 import PartyServer
-import PartyClient
 import Synchronization
 
 /// A plain static file server on loopback for tests, on SwiftNIO: `GET` and `HEAD` of the files in
@@ -14,8 +12,10 @@ import Synchronization
 /// no `Accept-Ranges`), to answer 404 (or another error status) to everything, or never to answer.
 ///
 /// Files are read whole on the event loop when asked for: the test media is a few hundred KiB.
-final class StaticFileServer: Sendable {
-    enum Mode: Sendable, Equatable {
+/// Shared by the test targets that need a web server (PartyClientTests' URL items, TandemCLITests'
+/// page links for yt-dlp).
+public final class StaticFileServer: Sendable {
+    public enum Mode: Sendable, Equatable {
         /// A web server with byte ranges (nginx, Apache, S3…).
         case ranges
         /// A server that ignores `Range` (a naive or misconfigured one).
@@ -29,7 +29,7 @@ final class StaticFileServer: Sendable {
     }
 
     /// The bound loopback port.
-    let port: Int
+    public let port: Int
     private let channel: any Channel
     private let log: RequestLog
 
@@ -40,7 +40,7 @@ final class StaticFileServer: Sendable {
     }
 
     /// Serves the files directly in `root` (no subfolders) on `127.0.0.1`, on a free port.
-    static func start(root: String, mode: Mode = .ranges) async throws -> StaticFileServer {
+    public static func start(root: String, mode: Mode = .ranges) async throws -> StaticFileServer {
         let log = RequestLog(mode: mode)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -54,32 +54,38 @@ final class StaticFileServer: Sendable {
     }
 
     /// How the server answers from now on.
-    var mode: Mode {
+    public var mode: Mode {
         get { log.state.withLock { $0.mode } }
         set { log.state.withLock { $0.mode = newValue } }
     }
 
+    /// From now on, requests for the file `name` are answered with `status` (a 403 or 410, as a site
+    /// answers a media link that has expired), whatever the ``mode``.
+    public func refuse(_ name: String, status: Int) {
+        log.state.withLock { $0.refusals["/" + name] = HTTPResponseStatus(statusCode: status) }
+    }
+
     /// Every request so far, as "METHOD /path" plus " range=VALUE" when it had a `Range` header.
-    var requests: [String] { log.state.withLock { $0.requests } }
+    public var requests: [String] { log.state.withLock { $0.requests } }
 
     /// `http://127.0.0.1:PORT/name`.
-    func url(_ name: String) -> String { "http://127.0.0.1:\(port)/\(name)" }
+    public func url(_ name: String) -> String { "http://127.0.0.1:\(port)/\(name)" }
 
     /// Stops listening (open connections are closed by their clients or the event loop).
-    func stop() async { try? await channel.close() }
+    public func stop() async { try? await channel.close() }
 }
 
 /// The server's mode and the requests it has had, shared by its connections.
 private final class RequestLog: Sendable {
-    let state: Mutex<(mode: StaticFileServer.Mode, requests: [String])>
+    let state: Mutex<(mode: StaticFileServer.Mode, requests: [String], refusals: [String: HTTPResponseStatus])>
 
-    init(mode: StaticFileServer.Mode) { state = Mutex((mode: mode, requests: [])) }
+    init(mode: StaticFileServer.Mode) { state = Mutex((mode: mode, requests: [], refusals: [:])) }
 
-    /// Records a request; returns how to answer it.
-    func note(_ request: String) -> StaticFileServer.Mode {
+    /// Records a request for `path`; returns how to answer it.
+    func note(_ request: String, path: String) -> StaticFileServer.Mode {
         state.withLock { state in
             state.requests.append(request)
-            return state.mode
+            return state.refusals[path].map { .failing($0) } ?? state.mode
         }
     }
 }
@@ -113,7 +119,8 @@ private final class StaticFileHandler: ChannelInboundHandler {
 
     private func respond(to request: HTTPRequestHead, context: ChannelHandlerContext) {
         let range = request.headers.first(name: "range")
-        let mode = log.note("\(request.method) \(request.uri)" + (range.map { " range=\($0)" } ?? ""))
+        let path = String(request.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
+        let mode = log.note("\(request.method) \(request.uri)" + (range.map { " range=\($0)" } ?? ""), path: path)
         switch mode {
         case .silent: return
         case .failing(let status):
@@ -170,6 +177,9 @@ private final class StaticFileHandler: ChannelInboundHandler {
     }
 
     private static func contentType(_ uri: String) -> String {
+        let uri = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        if uri.hasSuffix(".html") { return "text/html; charset=utf-8" }
+        if uri.hasSuffix(".xml") { return "application/rss+xml" }
         if uri.hasSuffix(".m3u8") { return "application/vnd.apple.mpegurl" }
         if uri.hasSuffix(".ts") { return "video/mp2t" }
         if uri.hasSuffix(".mp4") { return "video/mp4" }

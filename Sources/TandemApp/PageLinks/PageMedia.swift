@@ -1,0 +1,54 @@
+import YtdlKit
+
+/// A page's video resolved to what the player opens.
+package struct PageMedia: Sendable, Equatable {
+    /// Its page: the link given, or a playlist entry's own page (else its media URL).
+    package var link: String
+    /// The page's title for it.
+    package var title: String
+    /// Seconds, when the page says.
+    package var duration: Double?
+    /// What the player opens: the chosen format's URL.
+    package var url: String
+    /// The format chosen (nil: a playlist entry that is direct media itself, as a feed's enclosure).
+    package var format: YtdlFormat?
+    /// A line to say about the choice (a merge played as one format), or nil.
+    package var note: String?
+
+    package init(link: String, title: String, duration: Double? = nil, url: String, format: YtdlFormat? = nil, note: String? = nil) {
+        self.link = link
+        self.title = title
+        self.duration = duration
+        self.url = url
+        self.format = format
+        self.note = note
+    }
+}
+
+/// One video a page link gives.
+package enum PageEntry: Sendable, Equatable {
+    /// Resolved: ready to open.
+    case media(PageMedia)
+    /// Another page (an entry of a playlist, as yt-dlp lists them without visiting each), resolved
+    /// when it is needed.
+    case page(link: String, title: String?, duration: Double?)
+    /// An entry that cannot be played, and why.
+    case unplayable(PageLinkError)
+
+    /// Its title, as far as known.
+    package var title: String? {
+        switch self {
+        case .media(let media): media.title
+        case .page(_, let title, _): title
+        case .unplayable: nil
+        }
+    }
+}
+
+/// What a page link is: one video, or a playlist of them.
+package struct PageListing: Sendable, Equatable {
+    package var title: String?
+    package var entries: [PageEntry]
+    /// The page is a playlist (even of one entry).
+    package var isPlaylist: Bool
+}

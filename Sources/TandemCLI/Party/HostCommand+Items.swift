@@ -1,0 +1,89 @@
+import FFmpegKit
+import Foundation
+import PartyClient
+import PartyKit
+import TandemApp
+
+extension HostCommand {
+    /// Bytes of JSON the party's items may take together: the host's hello and every member's
+    /// welcome carry them in one message of at most `PartyProtocol.maxMessageBytes`, beside the
+    /// participants and recent chat. Half of it leaves those room; a playlist page's media links
+    /// (a video site's run to 1–2 KB each) reach it at a few dozen videos.
+    static let itemsBudget = PartyProtocol.maxMessageBytes / 2
+
+    /// Item index → absolute path, for the items that are local files.
+    static func localFiles(_ sources: [PartySource]) -> [Int: String] {
+        var out: [Int: String] = [:]
+        for (index, source) in sources.enumerated() {
+            if case .file(let file) = source { out[index] = URL(fileURLWithPath: file).standardizedFileURL.path }
+        }
+        return out
+    }
+
+    /// ``items(_:)-([PartySource])`` of files and URLs of media as given.
+    static func items(_ files: [String]) throws -> [MediaItem] {
+        try items(files.map { $0.contains("://") ? PartySource.url($0) : .file($0) })
+    }
+
+    /// The party's items, in order: a local file (served by the party, identified by size, layout
+    /// and sampled hash), an http(s)/HLS URL every member opens itself (identified by duration
+    /// and layout), or a page's video: the URL of the format the host chose, titled as the page.
+    /// Throws the first failure naming its file, URL or page: one that cannot be opened, a server
+    /// without byte ranges (members must seek), a URL of another scheme. Opening blocks on I/O:
+    /// ``identified(_:)`` runs this on a thread of its own.
+    static func items(_ sources: [PartySource]) throws -> [MediaItem] {
+        try sources.map { source in
+            switch source {
+            case .file(let file):
+                return MediaItem(title: URL(fileURLWithPath: file).lastPathComponent,
+                                 identity: try MediaIdentification.identify(file: file))
+            case .url(let url):
+                try requireHTTP(url, named: url)
+                let title = URL(string: url)?.lastPathComponent ?? ""
+                return MediaItem(title: title.isEmpty ? url : title, url: url, identity: try MediaIdentification.identify(url: url))
+            case .page(let media):
+                try requireHTTP(media.url, named: media.link)
+                var identity: MediaIdentity
+                do throws(OpenError) { identity = try MediaIdentification.identify(url: media.url) } catch {
+                    throw OpenError(url: media.link, reason: error.reason)
+                }
+                if identity.duration == 0, let duration = media.duration { identity.duration = duration }
+                return MediaItem(title: media.title, url: media.url, identity: identity)
+            }
+        }
+    }
+
+    /// ``items(_:)-([PartySource])`` on a thread of its own, off the cooperative pool.
+    static func identified(_ sources: [PartySource]) async throws -> [MediaItem] {
+        let result: Result<[MediaItem], any Error> = await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: Result { try items(sources) }) }
+        }
+        return try result.get()
+    }
+
+    /// The items that fit in a party message (``itemsBudget``), in order; the rest are left out,
+    /// saying so through `say`. Throws when not even the first fits.
+    static func fitting(_ items: [MediaItem], say: (String) -> Void) throws -> [MediaItem] {
+        let encoder = JSONEncoder()
+        var total = 0
+        for (index, item) in items.enumerated() {
+            total += ((try? encoder.encode(item))?.count ?? 0) + 1
+            guard total > itemsBudget else { continue }
+            guard index > 0 else {
+                throw OpenError(url: item.url ?? item.title, reason: "too long to be a party item (more than \(itemsBudget >> 10) KiB)")
+            }
+            say("the party holds the first \(index) of \(items.count) items: their links fill a party message (\(itemsBudget >> 10) KiB)")
+            return Array(items.prefix(index))
+        }
+        return items
+    }
+
+    /// Party items are http(s): every member opens the URL itself.
+    private static func requireHTTP(_ url: String, named name: String) throws {
+        let scheme = url.prefix { $0 != ":" }.lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            let what = name == url ? "" : " (its format is \(scheme))"
+            throw OpenError(url: name, reason: "only http and https URLs can be party items (every member opens the URL itself)\(what)")
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import TestSupport
+import TestSupportHTTP
+
+/// Web pages on loopback for yt-dlp's generic extractor, served by ``StaticFileServer`` (byte ranges,
+/// as a party item needs) from a folder of the test's own:
+/// - `page.html`: a `<video src="clip.mp4">` (the bundled h264-aac.mp4), titled "A Clip Page";
+/// - `party.html`: a `<video src="party.mp4">` (the bundled 60 s party clip), titled "A Party Page";
+/// - `hls.html`: a `<video>` whose source is `master.m3u8`, an HLS master made from the clip by the
+///   ffmpeg CLI (`-f hls`, 1 s segments);
+/// - `two.html`: two `<video>`s (`clip.mp4`, `clip2.mp4`): the generic extractor of yt-dlp 2023.03.04
+///   makes a playlist of them ("Two Clips (1)", "(2)");
+/// - `feed.xml`: an RSS feed with the two clips as enclosures (a playlist of references, listed flat);
+/// - `dash.html`: a `<video>` of a DASH manifest (`-f dash`), whose formats are DASH fragments only;
+/// - `nothing.html`: a page without video.
+///
+/// ``environment`` isolates yt-dlp from the user's configuration and cache (HOME of its own).
+struct PageSite {
+    let server: StaticFileServer
+    let folder: TemporaryFolder
+
+    /// Runs `body` with the site up, and takes it down after (also when `body` throws).
+    static func with(_ body: (PageSite) async throws -> Void) async throws {
+        let site = try await start()
+        do {
+            try await body(site)
+        } catch {
+            await site.stop()
+            throw error
+        }
+        await site.stop()
+    }
+
+    static func start() async throws -> PageSite {
+        let folder = try TemporaryFolder("pages")
+        do {
+            let clip = TestAssets.path("h264-aac.mp4")
+            try FileManager.default.copyItem(atPath: clip, toPath: folder.path("clip.mp4"))
+            try FileManager.default.copyItem(atPath: clip, toPath: folder.path("clip2.mp4"))
+            try FileManager.default.copyItem(atPath: TestAssets.path("party.mp4"), toPath: folder.path("party.mp4"))
+            try FileManager.default.createDirectory(atPath: folder.path("home"), withIntermediateDirectories: true)
+            for (arguments, what) in [
+                (["-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod", "-master_pl_name", "master.m3u8", folder.path("stream.m3u8")], "HLS"),
+                (["-f", "dash", folder.path("manifest.mpd")], "DASH"),
+            ] {
+                let ffmpeg = try await ChildProcess.run("ffmpeg", ["-loglevel", "error", "-i", clip, "-c", "copy"] + arguments)
+                guard ffmpeg.status == 0 else { throw SiteFailure(description: "ffmpeg could not make the \(what) stream: \(ffmpeg.standardError)") }
+            }
+            try write(folder, "page.html", page("A Clip Page", videos: ["clip.mp4"]))
+            try write(folder, "party.html", page("A Party Page", videos: ["party.mp4"]))
+            try write(folder, "hls.html", page("An HLS Page", videos: ["master.m3u8"]))
+            try write(folder, "two.html", page("Two Clips", videos: ["clip.mp4", "clip2.mp4"]))
+            try write(folder, "dash.html", page("A DASH Page", videos: ["manifest.mpd"]))
+            try write(folder, "nothing.html", page("Nothing Here", videos: []))
+            let server = try await StaticFileServer.start(root: folder.path)
+            try write(folder, "feed.xml", feed(base: server.url("")))
+            return PageSite(server: server, folder: folder)
+        } catch {
+            folder.remove()
+            throw error
+        }
+    }
+
+    struct SiteFailure: Error, CustomStringConvertible { let description: String }
+
+    func url(_ name: String) -> String { server.url(name) }
+
+    /// Writes (or rewrites: the server reads files when asked for them) a page titled `title` with a
+    /// `<video>` for each of `videos`.
+    func writePage(_ name: String, title: String, videos: [String]) throws {
+        try Self.write(folder, name, Self.page(title, videos: videos))
+    }
+
+    /// For the tandem processes that run yt-dlp: a HOME (and XDG folders, ``ChildProcess/tandem``'s
+    /// own) where no user's yt-dlp configuration or cache is found.
+    var environment: [String: String] { ["HOME": folder.path("home")] }
+
+    /// How many requests named `path` (e.g. "GET /page.html").
+    func requests(_ prefix: String) -> Int { server.requests.filter { $0.hasPrefix(prefix) }.count }
+
+    func stop() async {
+        await server.stop()
+        folder.remove()
+    }
+
+    private static func write(_ folder: TemporaryFolder, _ name: String, _ text: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: folder.path(name)))
+    }
+
+    private static func page(_ title: String, videos: [String]) -> String {
+        let tags = videos.map { "<video src=\"\($0)\" controls></video>" }.joined(separator: "\n")
+        return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>\(title)</title></head>\n<body>\n<h1>\(title)</h1>\n\(tags)\n</body></html>\n"
+    }
+
+    private static func feed(base: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <rss version="2.0"><channel><title>A Feed</title><link>\(base)</link><description>two clips</description>
+        <item><title>First</title><link>\(base)page.html</link><enclosure url="\(base)clip.mp4" type="video/mp4" length="120349"/></item>
+        <item><title>Second</title><link>\(base)two.html</link><enclosure url="\(base)clip2.mp4" type="video/mp4" length="120349"/></item>
+        </channel></rss>
+
+        """
+    }
+}

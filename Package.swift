@@ -141,7 +141,8 @@ let package = Package(
             resources: [
                 .embedInCode("Page/page.html"), .embedInCode("Page/style.css"), .embedInCode("Page/main.js"),
                 .embedInCode("Page/clock.js"), .embedInCode("Page/connection.js"), .embedInCode("Page/sync.js"), .embedInCode("Page/correction.js"),
-                .embedInCode("Page/media.js"), .embedInCode("Page/mse.js"), .embedInCode("Page/ui.js"), .embedInCode("Page/hmac.js"),
+                .embedInCode("Page/media.js"), .embedInCode("Page/mse.js"), .embedInCode("Page/ui.js"),
+                .embedInCode("Page/controls.js"), .embedInCode("Page/hmac.js"),
             ]
         ),
         .target(

@@ -13,7 +13,7 @@ public struct WebAsset: Equatable, Sendable {
     ] + scripts.map { WebAsset(name: $0, contentType: "text/javascript; charset=utf-8") }
 
     /// The page's ES modules.
-    static let scripts = ["main.js", "clock.js", "connection.js", "sync.js", "correction.js", "media.js", "mse.js", "ui.js", "hmac.js"]
+    static let scripts = ["main.js", "clock.js", "connection.js", "sync.js", "correction.js", "media.js", "mse.js", "ui.js", "controls.js", "hmac.js"]
 
     /// The page itself, served at `/p/ID`.
     public static let page = WebAsset(name: "page.html", contentType: "text/html; charset=utf-8")
@@ -42,6 +42,7 @@ public struct WebAsset: Equatable, Sendable {
         case "media.js": PackageResources.media_js
         case "mse.js": PackageResources.mse_js
         case "ui.js": PackageResources.ui_js
+        case "controls.js": PackageResources.controls_js
         case "hmac.js": PackageResources.hmac_js
         default: []
         }

@@ -6,14 +6,13 @@ import { ConnectionMachine, PartyConnection } from "./connection.js";
 import { mediaToken } from "./hmac.js";
 import { playability, source } from "./media.js";
 import { MEASURE_INTERVAL } from "./correction.js";
+import { Controls } from "./controls.js";
 import { MsePlayer } from "./mse.js";
 import { VideoSync } from "./sync.js";
 import { $, appendChat, fingerprintHex, formatTime, presenceText, problem, renderPeople, status, toast } from "./ui.js";
 
 /** How often the page tells the party how it is (and at once when its state changes). */
 const STATUS_INTERVAL = 1;
-/** Seeks by keys, as mpv's: arrows 5 s, up and down 60 s. */
-const SEEK_SMALL = 5, SEEK_LARGE = 60;
 
 const party = decodeURIComponent(location.pathname.split("/")[2] ?? "");
 const fragment = new URLSearchParams(location.hash.slice(1));
@@ -28,7 +27,6 @@ let welcome = null;
 let participants = [];
 let item = -1;
 let itemProblem = null;
-let commandId = 0;
 let lastState = null;
 let audioOutput = null;
 /** When Join was clicked, and when the page was first in sync (ready) and first within 10 ms (ms, performance.now()). */
@@ -118,7 +116,7 @@ function welcomed(w) {
   pings = new PingLoop(clock, (id, t0) => connection.send({ type: "timePing", id, t0 }));
   pings.start();
   timeline(w.timeline);
-  updateControls();
+  controls.update();
 }
 
 function message(msg) {
@@ -136,7 +134,7 @@ function message(msg) {
       if (welcome && msg.id === welcome.you.id) welcome.you.role = "host";
       toast(`${msg.name} is the host now`);
       people();
-      updateControls();
+      controls.update();
       break;
     case "chatMessage": appendChat(msg.from, msg.text); break;
     case "refused": toast(msg.reason); break;
@@ -157,7 +155,7 @@ function timeline(t) {
   if (itemProblem) return sendStatus();
   sync.apply(t, changed);
   if (t.reason) toast(t.reason);
-  updateControls();
+  controls.update();
 }
 
 function openItem(index) {
@@ -245,57 +243,11 @@ function measureOutput() {
   }
 }
 
-// Controls: each sends a command; the party decides when (and whether) it happens.
-function command(action, value) {
-  commandId += 1;
-  const message = { type: "command", id: commandId, action };
-  if (value !== undefined) message.value = value;
-  connection?.send(message);
-}
-
-function mayControl() { return welcome && (welcome.config.control === "everyone" || welcome.you.role === "host"); }
-
-function updateControls() {
-  const allowed = mayControl();
-  for (const id of ["play", "seek", "rate", "items"]) {
-    $(id).disabled = !allowed;
-    $(id).title = allowed ? $(id).title.replace(/ — .*$/, "") : "only the host controls this party";
-  }
-  const t = sync.timeline;
-  $("play").textContent = t?.playing ? "Pause" : "Play";
-  if (t && document.activeElement !== $("rate")) $("rate").value = String(t.rate);
-}
-
-function togglePlay() { if (sync.timeline) command(sync.timeline.playing ? "pause" : "play"); }
-function seekBy(seconds) { const t = sync.target(); if (t !== null) command("seek", Math.max(0, t + seconds)); }
-function rateBy(factor) { if (sync.timeline) command("rate", Math.min(4, Math.max(0.25, Math.round(sync.timeline.rate * factor * 100) / 100))); }
-
-$("play").addEventListener("click", togglePlay);
-$("seek").addEventListener("change", () => command("seek", Number($("seek").value)));
-$("rate").addEventListener("change", () => command("rate", Number($("rate").value)));
-$("items").addEventListener("change", () => command("item", Number($("items").value)));
-$("mute").addEventListener("click", () => { video.muted = !video.muted; $("mute").textContent = video.muted ? "Unmute" : "Mute"; });
-$("fullscreen").addEventListener("click", () => (document.fullscreenElement ? document.exitFullscreen() : $("screen").requestFullscreen()));
+const controls = new Controls({ send: (message) => connection?.send(message), welcome: () => welcome }, sync, video);
 $("chat-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const text = $("chat-input").value.trim();
   if (text && connection?.send({ type: "chat", text: text.slice(0, 2000) })) $("chat-input").value = "";
-});
-
-// mpv's keys, where they mean the same.
-document.addEventListener("keydown", (event) => {
-  if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement || !welcome) return;
-  if (event.ctrlKey || event.metaKey || event.altKey) return;
-  const keys = {
-    " ": togglePlay, p: togglePlay, ArrowLeft: () => seekBy(-SEEK_SMALL), ArrowRight: () => seekBy(SEEK_SMALL),
-    ArrowDown: () => seekBy(-SEEK_LARGE), ArrowUp: () => seekBy(SEEK_LARGE), "[": () => rateBy(1 / 1.1), "]": () => rateBy(1.1),
-    Backspace: () => command("rate", 1), m: () => $("mute").click(), f: () => $("fullscreen").click(),
-  };
-  const action = keys[event.key];
-  if (!action) return;
-  event.preventDefault();
-  if (["m", "f"].includes(event.key) || mayControl()) action();
-  else toast("only the host controls this party");
 });
 
 setInterval(() => sync.tick(), MEASURE_INTERVAL * 1000);

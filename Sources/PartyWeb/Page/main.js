@@ -260,6 +260,6 @@ setInterval(() => {
   }
 }, 100);
 setInterval(sendStatus, STATUS_INTERVAL * 1000);
-document.addEventListener("visibilitychange", () => { if (!document.hidden && sync.timeline) sync.recover(); });
+document.addEventListener("visibilitychange", () => { if (!document.hidden) sync.shown(); });
 
 begin();

@@ -238,6 +238,8 @@ export class VideoSync {
     }
     this.farCount = 0;
     if (decision.kind !== "episode") return;
+    // A hidden tab's timers fire once a second at most: a run could not be ended on time.
+    if (globalThis.document?.hidden) return;
     this.stats.episodes += 1;
     this.run = { before: this.error, rate: decision.rate, started: localNow(), seconds: decision.seconds, direction: decision.direction };
     this.video.playbackRate = decision.rate;
@@ -273,5 +275,14 @@ export class VideoSync {
   recover() {
     this.buffering = false;
     this.seek(++this.serial);
+  }
+
+  /** The tab is shown again: a background tab's timers ran once a second at most, so what was measured
+   * then is dropped and measuring starts afresh; a tab that fell far behind is re-seeked by the usual
+   * rule (SEEK_THRESHOLD), one that kept up is not disturbed. */
+  shown() {
+    if (this.phase !== "following") return;
+    this.errors = [];
+    this.measureAfter = localNow() + SETTLE_SECONDS;
   }
 }

@@ -245,4 +245,25 @@ import TestSupport
         }
         await browser.quit()
     }
+
+    @Test(.enabled(if: unavailable == nil, "\(unavailable?.description ?? "")"))
+    func aTabInTheBackgroundIsInSyncWhenShownAgain() async throws {
+        let (host, link) = try await Self.host(Repository.asset("party.mp4"), script: "play@1", duration: 50)
+        defer { host.terminate() }
+        try await Self.withBrowser(host: host) { browser in
+            try await Self.join(browser, link)
+            try await browser.wait(until: "const s = window.tandem.state(); return s.ready && !s.paused", within: .seconds(30))
+            let seeks = try await Self.state(browser)["stats"]?["seeks"]?.int
+            let party = try await browser.openTab()
+            try await browser.navigate(to: "about:blank")
+            try await Task.sleep(for: .seconds(5))  // the time in the background is the point, not a synchronisation
+            try await browser.closeTabAndReturn(to: party)
+            let hidden = try await Self.state(browser)
+            #expect(hidden["hiddenTimes"]?.int == 1, "the page went to the background: \(hidden)")
+            // Shown again, it measures afresh and is in sync: the sound played on meanwhile.
+            try await browser.wait(until: "const s = window.tandem.state(); return s.ready && !s.paused && s.errorMs !== null && Math.abs(s.errorMs) < 50",
+                                   within: .seconds(20))
+            #expect(try await Self.state(browser)["stats"]?["seeks"]?.int == seeks, "a tab that kept up is not re-seeked")
+        }
+    }
 }

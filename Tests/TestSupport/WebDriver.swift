@@ -209,6 +209,22 @@ public final class WebDriver: Sendable {
         try await command("POST", "/window/rect", ["width": .number(Double(width)), "height": .number(Double(height))])
     }
 
+    /// Opens a new tab and makes it the current one (the page before goes to the background, hidden);
+    /// returns the handle of the tab that was current.
+    @discardableResult
+    public func openTab() async throws -> String {
+        let previous = try await command("GET", "/window").string ?? ""
+        let handle = try await command("POST", "/window/new", ["type": "tab"])["handle"]?.string ?? ""
+        try await command("POST", "/window", ["handle": .string(handle)])
+        return previous
+    }
+
+    /// Makes the tab `handle` the current one again (and closes the one that was).
+    public func closeTabAndReturn(to handle: String) async throws {
+        try await command("DELETE", "/window")
+        try await command("POST", "/window", ["handle": .string(handle)])
+    }
+
     /// The browser console's entries since the last call (`goog:loggingPrefs`; chromedriver's own `/se/log`).
     public func browserLogs() async throws -> [LogEntry] {
         try await command("POST", "/se/log", ["type": "browser"]).array?.map {

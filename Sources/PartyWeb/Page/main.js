@@ -50,7 +50,7 @@ window.tandem = {
     errorMs: sync.error === null ? null : sync.error * 1000, landingMs: sync.landing * 1000, runStepMs: { faster: sync.runSteps.faster * 1000, slower: sync.runSteps.slower * 1000 }, stats: { ...sync.stats },
     rttMs: clock.estimate ? clock.estimate.minDelay * 1000 : null, currentTime: video.currentTime, paused: video.paused,
     rate: video.playbackRate, timelineRate: sync.timeline?.rate ?? null, output: audioOutput, me: welcome?.you.id ?? null, participants: participants.map((p) => p.name),
-    item, source: mediaSource, problem: $("problem").hidden ? null : $("problem").textContent,
+    item, source: mediaSource, hiddenTimes, problem: $("problem").hidden ? null : $("problem").textContent,
   }),
   trace: () => sync.trace,
 };
@@ -260,6 +260,7 @@ setInterval(() => {
   }
 }, 100);
 setInterval(sendStatus, STATUS_INTERVAL * 1000);
-document.addEventListener("visibilitychange", () => { if (!document.hidden) sync.shown(); });
+let hiddenTimes = 0;
+document.addEventListener("visibilitychange", () => { if (document.hidden) hiddenTimes += 1; else sync.shown(); });
 
 begin();

@@ -69,7 +69,7 @@ function begin() {
     const hex = fingerprintHex(fingerprint);
     if (hex) { $("fingerprint-hex").textContent = hex; $("fingerprint").hidden = false; }
   }
-  $("name").value = localStorage.getItem("tandem-name") ?? "";
+  $("name").value = fragment.get("name") ?? localStorage.getItem("tandem-name") ?? "";
   $("join").hidden = false;
   status("enter your name to join");
   $("join-form").addEventListener("submit", (event) => {
@@ -93,9 +93,14 @@ function join(name) {
     lost: () => { pings?.stop(); status("reconnecting…"); },
     ended: (reason) => { pings?.stop(); video.pause(); status("not connected"); problem(reason); },
     redirect: (node) => {
-      // The party lives on another node of the cluster: its page there, with the same key.
-      const [address] = String(node).split("#");
-      location.replace(`${location.protocol}//${address}/p/${encodeURIComponent(party)}${location.hash}`);
+      // The party lives on another node of the cluster (NodeAddress: host, port, fingerprint): its page
+      // there, with the same key and that node's certificate to compare. The name goes along (another
+      // origin has its own storage); the guest joins there with one click, which also lets it play sound.
+      const host = String(node.host).includes(":") ? `[${node.host}]` : String(node.host);
+      const hash = new URLSearchParams(location.hash.slice(1));
+      if (node.fingerprint) hash.set("fp", node.fingerprint); else hash.delete("fp");
+      hash.set("name", name);
+      location.replace(`${location.protocol}//${host}:${Number(node.port)}/p/${encodeURIComponent(party)}#${hash}`);
     },
   });
   connection.start();

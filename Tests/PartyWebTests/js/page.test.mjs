@@ -122,7 +122,8 @@ test("each refusal ends the page with its own line; a restart only retries", () 
   assert.equal(refusal("redirect", "elsewhere")[0].kind, "ended");
   const m = new ConnectionMachine({ party: "p1", key: "k", name: "Ann" });
   m.start();
-  assert.deepEqual(m.message({ type: "error", code: "redirect", redirect: "10.0.0.2:7000#fp" }, 0), [{ kind: "redirect", node: "10.0.0.2:7000#fp" }]);
+  const node = { host: "10.0.0.2", port: 7000, fingerprint: "fp" };
+  assert.deepEqual(m.message({ type: "error", code: "redirect", redirect: node }, 0), [{ kind: "redirect", node }]);
   assert.match(m.message({ type: "partyEnded", reason: "the host left" }, 0)[0].reason, /the party ended: the host left/);
 });
 

@@ -8,6 +8,10 @@
 // rate change it reads a whole frame off (a 10 fps clip flipped between +23 and −77 ms).
 
 import { localNow } from "./clock.js";
+
+/** How early a timer for an instant (a start, a pause, a rate change) wakes before it: more than a
+ * timer's usual lateness, little enough to wait out on the clock (the page does nothing else then). */
+const TIMER_EARLY = 0.012;
 import {
   SEEK_PERSISTENCE, SEEK_SPACING, SETTLE_SECONDS, MEASURE_WINDOW, MEASURE_INTERVAL,
   READY_ERROR, READY_READINGS, QUICK_CORRECTION, INITIAL_LANDING, LANDING_LEARNING,
@@ -94,9 +98,15 @@ export class VideoSync {
     this.events.state();
   }
 
+  /** Runs `action` at local time `local` unless a newer serial came first: a timer wakes it a little
+   * early (timers fire late by a few ms, more on a busy page) and it waits out the rest on the clock. */
   atLocal(local, serial, action) {
-    const wait = Math.max(0, (local - localNow()) * 1000);
-    this.timer = setTimeout(() => { if (serial === this.serial) action(); }, wait);
+    const wait = Math.max(0, (local - localNow() - TIMER_EARLY) * 1000);
+    this.timer = setTimeout(() => {
+      if (serial !== this.serial) return;
+      while (localNow() < local) { /* at most TIMER_EARLY */ }
+      action();
+    }, wait);
   }
 
   async seek(serial) {

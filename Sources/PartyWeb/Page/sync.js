@@ -8,16 +8,16 @@
 // rate change it reads a whole frame off (a 10 fps clip flipped between +23 and −77 ms).
 
 import { localNow } from "./clock.js";
-
-/** How early a timer for an instant (a start, a pause, a rate change) wakes before it: more than a
- * timer's usual lateness, little enough to wait out on the clock (the page does nothing else then). */
-const TIMER_EARLY = 0.012;
 import {
   SEEK_PERSISTENCE, SEEK_SPACING, SETTLE_SECONDS, MEASURE_WINDOW, MEASURE_INTERVAL,
   READY_ERROR, READY_READINGS, QUICK_CORRECTION, INITIAL_LANDING, LANDING_LEARNING,
   INITIAL_PREROLL, MAX_PREROLL, BUFFERING_AFTER, positionAt, clockProfile,
   RUN_STEP_LEARNING, correction, median,
 } from "./correction.js";
+
+/** How early a timer for an instant (a start, a pause, a rate change) wakes before it: more than a
+ * timer's usual lateness, little enough to wait out on the clock (the page does nothing else then). */
+const TIMER_EARLY = 0.012;
 
 export class VideoSync {
   /** `clock`: ClockSync; `events`: { state(), problem(text) }. */

@@ -312,6 +312,7 @@ let package = Package(
         .executableTarget(name: "FuzzPartyMessage", dependencies: ["FuzzDriver", "PartyKit"]),
         .executableTarget(name: "FuzzIPCRequest", dependencies: ["FuzzDriver", "MPVIPC"]),
         .executableTarget(name: "FuzzByteRange", dependencies: ["FuzzDriver", "PartyServer"]),
+        .executableTarget(name: "FuzzWebPath", dependencies: ["FuzzDriver", "PartyKit", "PartyWeb"]),
         .executableTarget(
             name: "FuzzHTTPUpgrade",
             dependencies: [

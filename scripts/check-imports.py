@@ -53,7 +53,7 @@ for target in package["targets"]:
 
 # The server side links no decoder: its targets' dependency closure holds no FFmpeg, SDL, libass,
 # player or stories module, so `tandem serve`'s parts build without their headers.
-server_side = ["PartyServer", "PartyService", "PartyCluster", "SyncplayGateway", "PortMapping", "FuzzByteRange"]
+server_side = ["PartyServer", "PartyService", "PartyCluster", "SyncplayGateway", "PortMapping", "FuzzByteRange", "FuzzWebPath"]
 decoders = {"CFFmpeg", "CSDL2", "CLibass", "FFmpegKit", "PlayerCore", "StoryKit", "SubtitleKit", "TandemWindow"}
 by_name = {t["name"]: t for t in package["targets"]}
 def closure(name, seen):

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(FuzzPartyMessage FuzzIPCRequest FuzzHTTPUpgrade FuzzByteRange); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(FuzzPartyMessage FuzzIPCRequest FuzzHTTPUpgrade FuzzByteRange FuzzWebPath); fi
 
 # The fuzz build is a separate build (every Swift module instrumented); FUZZING swaps each target's
 # replaying main for libFuzzer's driver.

@@ -200,8 +200,11 @@ final class MemberPlayback: Sendable {
             storyOptions.timeSource = options.timeSource
             let playerOptions = options.playerOptions
             let localCopies = resolved.map { media -> String? in if case .localCopy(let path) = media.origin { path } else { nil } }
+            let origins = items.map { $0.live?.origin }
             storyOptions.playerOptions = { index in
                 var options = playerOptions(index)
+                // A live item's positions are on the stream's time line from the party's origin.
+                if origins.indices.contains(index), let origin = origins[index] { options.timeOrigin = origin }
                 // Subtitles named after a local copy (film.srt beside film.mkv), found as `tandem play` finds them.
                 if localCopies.indices.contains(index), let path = localCopies[index], let subtitles = options.subtitles {
                     options.subtitles = Self.adding(filesNextTo: path, to: subtitles)

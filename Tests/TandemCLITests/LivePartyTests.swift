@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import TestSupport
+import TestSupportHTTP
+
+/// A party of a live HLS stream with the built `tandem` (issue 27): ffmpeg makes the stream in the
+/// test (`-re`, 1 s segments, a sliding window of 10), StaticFileServer serves it on loopback, and a
+/// host and two guests — one joining at once, one once the first has watched 7 s — show the same
+/// moment of the stream. Each member's moment is read through its mpv IPC as `tandem-time-sample`
+/// (position and the monotonic instant it holds for) plus `tandem-stream-start` (the stream time of
+/// position 0), so two members' readings are compared at one instant whatever the IPC delays.
+@Suite struct LivePartyTests {
+    /// How far apart two members' moments of the stream may be. Before live items the late guest
+    /// counted from its own entry into the stream, 7 s (the join gap) off; in sync, members differ
+    /// by the drift the sync allows before it re-seeks (200 ms), so this leaves room on both sides.
+    static let agreement = 0.5
+    /// How long the first guest watches before the second joins: the gap of the issue's report.
+    static let joinGap = 7.0
+    /// Rounds of readings in a row that must agree: one could agree while a member passes by.
+    static let roundsInARow = 3
+
+    @Test func membersJoiningSecondsApartShowTheSameMoment() async throws {
+        let live = try await LiveHLS.start(segments: 3)
+        let server = try await StaticFileServer.start(root: live.folder.path)
+        let sockets = ["host", "ann", "bob"].map { temporarySocketPath("live-\($0)") }
+        var processes: [ChildProcess] = []
+        defer {
+            processes.forEach { $0.kill() }
+            Task { await server.stop(); await live.stop() }
+        }
+        let host = try ChildProcess.tandem(["host", "--headless", "--json", "--listen", "127.0.0.1:0", "--script", "play@1",
+                                            "--duration", "120", "--ipc", sockets[0], server.url(LiveHLS.playlist)])
+        processes.append(host)
+        let linkLine = try await host.line(within: 60) { $0.contains("\"link\"") }
+        let link = try #require(JSONLines.objects(linkLine).first?["link"] as? String)
+        let empty = try TemporaryFolder("live-media")
+        defer { empty.remove() }
+        func join(_ name: String, ipc: String) throws -> ChildProcess {
+            let guest = try ChildProcess.tandem(["join", "--headless", "--json", "--name", name, "--media", empty.path,
+                                                 "--duration", "100", "--ipc", ipc, link])
+            processes.append(guest)
+            return guest
+        }
+        let ann = try join("Ann", ipc: sockets[1])
+        // Bob joins once Ann has watched the gap, synced (an event of hers, not a sleep).
+        _ = try await ann.line(within: 90) { line in
+            guard let status = JSONLines.events("status", in: line).first, status["synced"] as? Bool == true,
+                  let position = status["position"] as? Double else { return false }
+            return position >= Self.joinGap
+        }
+        let bob = try join("Bob", ipc: sockets[2])
+        _ = try await bob.line(within: 90) { line in
+            line.contains("\"event\":\"status\"") && line.contains("\"synced\":true") && line.contains("\"playing\":true")
+        }
+        var clients: [SocketClient] = []
+        for socket in sockets { clients.append(try await SocketClient.connect(path: socket)) }
+        var inARow = 0
+        var last: [Double] = []
+        let agreed = try await eventually(within: 60, every: .milliseconds(300)) {
+            let moments = try await Self.moments(clients)
+            last = moments.map { $0 - moments[0] }
+            inARow = last.allSatisfy { abs($0) < Self.agreement } ? inARow + 1 : 0
+            return inARow >= Self.roundsInARow
+        }
+        #expect(agreed, "moments of the stream, each member's minus the host's (s): \(last); bob: \(bob.standardError.suffix(600))")
+        // Bob entered the stream after the host: his own entry is later on the stream's time line,
+        // yet his positions count from the party's origin, as everyone's do.
+        let starts = try await clients.asyncMap { try await Self.number(Self.property("tandem-stream-start", of: $0)) }
+        #expect(Set(starts).count == 1, "stream starts: \(starts)")
+    }
+
+    /// Each member's moment of the stream (position + stream start), carried to the first one's
+    /// instant on the machine's monotonic clock (every member plays at rate 1).
+    static func moments(_ clients: [SocketClient]) async throws -> [Double] {
+        var moments: [Double] = []
+        var instant: Double?
+        for client in clients {
+            let sample = try #require(try await property("tandem-time-sample", of: client) as? [String: Any])
+            let start = try await number(property("tandem-stream-start", of: client))
+            let position = try #require(sample["time-pos"] as? Double), at = try #require(sample["at"] as? Double)
+            let base = instant ?? at
+            instant = base
+            moments.append(position + start + (base - at))
+        }
+        return moments
+    }
+
+    static func property(_ name: String, of client: SocketClient) async throws -> Any? {
+        let reply = try await client.request(#"{"command":["get_property","\#(name)"]}"#)
+        let object = try #require((try? JSONSerialization.jsonObject(with: Data(reply.utf8))) as? [String: Any], "\(reply)")
+        return object["data"]
+    }
+
+    static func number(_ value: Any?) throws -> Double { try #require(value as? Double, "\(String(describing: value))") }
+}
+
+extension Array {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var out: [T] = []
+        for element in self { out.append(try await transform(element)) }
+        return out
+    }
+}

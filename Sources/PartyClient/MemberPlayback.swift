@@ -156,6 +156,7 @@ final class MemberPlayback: Sendable {
         private func perform(_ show: Show) async {
             let state = shared
             let navigator = await navigator(for: show.items)
+            let previous = state.withLock { $0.snapshot.player }
             let prepared = options.prepared
             let epoch = show.epoch
             // Ready is reported when the picture is prerolled, before the instant (another item
@@ -171,11 +172,25 @@ final class MemberPlayback: Sendable {
                 $0.snapshot.player = player
                 $0.snapshot.item = item
             }
+            if let player, player !== previous, player.hasVideo, show.items.indices.contains(show.item), show.items[show.item].live != nil {
+                checkWindow(of: player, moment: show.position)
+            }
             let failure = player == nil ? (navigator.snapshot.current?.error ?? "it could not be opened") : nil
             if let failure { options.problem(failure) }
             let media = state.withLock { $0.snapshot.media }
             let source = media.indices.contains(show.item) ? media[show.item].origin.label : nil
             await options.media(failure == nil ? source : nil, failure)
+        }
+
+        /// Says so when a newly opened live player's first picture is not the party's moment
+        /// (``LiveWindow``); off the worker's task, which does not wait for it.
+        private func checkWindow(of player: Player, moment: Double) {
+            let note = options.note
+            Task {
+                guard let first = await LiveWindow.firstPicture(of: player),
+                      let line = LiveWindow.note(moment: moment, firstPicture: first) else { return }
+                note(line)
+            }
         }
 
         /// The navigator over the party's items, made for the first show and again if the items

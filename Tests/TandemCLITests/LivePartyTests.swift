@@ -70,6 +70,36 @@ import TestSupportHTTP
         #expect(Set(starts).count == 1, "stream starts: \(starts)")
     }
 
+    /// A party paused on a moment that then slides out of the playlist's window: a guest joining
+    /// after says so in one line instead of showing a frozen picture without a word.
+    @Test func aMomentThatLeftTheWindowIsSaidPlainly() async throws {
+        let live = try await LiveHLS.start(segments: 3)
+        let server = try await StaticFileServer.start(root: live.folder.path)
+        var processes: [ChildProcess] = []
+        defer {
+            processes.forEach { $0.kill() }
+            Task { await server.stop(); await live.stop() }
+        }
+        // The host enters a few segments behind the live edge and pauses 1 s in.
+        let entered = live.mediaSequence + live.segmentsListed
+        let host = try ChildProcess.tandem(["host", "--headless", "--json", "--listen", "127.0.0.1:0", "--script", "play@0.5,pause@1.5",
+                                            "--duration", "120", server.url(LiveHLS.playlist)])
+        processes.append(host)
+        let linkLine = try await host.line(within: 60) { $0.contains("\"link\"") }
+        let link = try #require(JSONLines.objects(linkLine).first?["link"] as? String)
+        _ = try await host.output(containing: "pause", within: 60)
+        // Every segment up to two past the host's entry has left the window (a segment a second).
+        try await waitUntil("the paused moment to leave the window", within: 60, every: .milliseconds(200)) {
+            live.mediaSequence > entered + 2
+        }
+        let empty = try TemporaryFolder("live-window")
+        defer { empty.remove() }
+        let guest = try ChildProcess.tandem(["join", "--headless", "--json", "--name", "Gus", "--media", empty.path, "--duration", "60", link])
+        processes.append(guest)
+        let notice = try await guest.line(within: 60) { $0.contains("has left the live stream's window") }
+        #expect(notice.contains("\"event\":\"notice\""), "\(notice)")
+    }
+
     /// Each member's moment of the stream (position + stream start), carried to the first one's
     /// instant on the machine's monotonic clock (every member plays at rate 1).
     static func moments(_ clients: [SocketClient]) async throws -> [Double] {

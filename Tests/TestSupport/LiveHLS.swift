@@ -44,6 +44,13 @@ public final class LiveHLS: Sendable {
     /// Segments the playlist lists now.
     public var segmentsListed: Int { playlistText.split(separator: "\n").count { $0.hasPrefix("#EXTINF") } }
 
+    /// The sequence number of the first segment the playlist lists now (`EXT-X-MEDIA-SEQUENCE`;
+    /// ffmpeg numbers segments from 0, so segment N holds the stream's second N).
+    public var mediaSequence: Int {
+        let tag = "#EXT-X-MEDIA-SEQUENCE:"
+        return playlistText.split(separator: "\n").first { $0.hasPrefix(tag) }.flatMap { Int($0.dropFirst(tag.count)) } ?? 0
+    }
+
     /// Waits until the playlist lists at least `count` segments (ffmpeg adds one a second).
     public func waitForSegments(_ count: Int, within seconds: Double = defaultBound) async throws {
         try await waitUntil("\(count) segments in the live playlist (ffmpeg: \(process.standardError))", within: seconds,

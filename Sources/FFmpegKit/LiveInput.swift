@@ -13,6 +13,14 @@ extension InputFile {
     }
 }
 
+extension InputFile {
+    /// Whether libavformat refuses every seek in this input: a live HLS playlist's demuxer marks
+    /// itself so (`AVFMTCTX_UNSEEKABLE`). A seek call on it fails, and drops the packets
+    /// libavformat had buffered on the way (up to a segment read while finding the streams), so
+    /// callers skip it and reach a later position by reading on.
+    public var refusesSeeks: Bool { pointer.pointee.ctx_flags & Int32(AVFMTCTX_UNSEEKABLE) != 0 }
+}
+
 /// The rule that makes an input live, on what libavformat tells of it after opening.
 public enum LiveRule {
     /// Protocols that carry a stream as it is made: there is nothing to seek in and no end.

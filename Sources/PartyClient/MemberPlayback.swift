@@ -219,7 +219,10 @@ final class MemberPlayback: Sendable {
             storyOptions.playerOptions = { index in
                 var options = playerOptions(index)
                 // A live item's positions are on the stream's time line from the party's origin.
-                if origins.indices.contains(index), let origin = origins[index] { options.timeOrigin = origin }
+                if origins.indices.contains(index), let origin = origins[index] {
+                    options.timeOrigin = origin
+                    options.inputOptions.merge(LiveWindow.openOptions) { _, live in live }
+                }
                 // Subtitles named after a local copy (film.srt beside film.mkv), found as `tandem play` finds them.
                 if localCopies.indices.contains(index), let path = localCopies[index], let subtitles = options.subtitles {
                     options.subtitles = Self.adding(filesNextTo: path, to: subtitles)

@@ -11,8 +11,9 @@ import TestSupportHTTP
 /// position 0), so two members' readings are compared at one instant whatever the IPC delays.
 @Suite struct LivePartyTests {
     /// How far apart two members' moments of the stream may be. Before live items the late guest
-    /// counted from its own entry into the stream, 7 s (the join gap) off; in sync, members differ
-    /// by the drift the sync allows before it re-seeks (200 ms), so this leaves room on both sides.
+    /// counted from its own entry into the stream, 7 s (the join gap) off — 9.0 s in a run without
+    /// them; in sync, members differ by the drift the sync allows before it re-seeks (200 ms) — tens
+    /// of microseconds in a run with them — so this leaves room on both sides.
     static let agreement = 0.5
     /// How long the first guest watches before the second joins: the gap of the report.
     static let joinGap = 7.0
@@ -68,6 +69,8 @@ import TestSupportHTTP
         // yet his positions count from the party's origin, as everyone's do.
         let starts = try await clients.asyncMap { try await Self.number(Self.property("tandem-stream-start", of: $0)) }
         #expect(Set(starts).count == 1, "stream starts: \(starts)")
+        // And each guest's first picture was the party's moment, not a later one (LiveWindow would say so).
+        for guest in [ann, bob] { #expect(!guest.standardOutput.contains("left the live stream's window"), "\(guest.standardOutput.suffix(400))") }
     }
 
     /// A party paused on a moment that then slides out of the playlist's window: a guest joining

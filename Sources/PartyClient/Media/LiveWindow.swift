@@ -11,6 +11,15 @@ enum LiveWindow {
     /// second is still less than the shortest HLS segment in common use.
     static let goneThreshold = 1.0
 
+    /// How a member opens a live item: at the first segment its playlist lists (libavformat's
+    /// default is 3 from the end, the live edge). libavformat's hls demuxer cannot seek back before
+    /// where it entered a live playlist, so a member entering at the edge could never show a party's
+    /// moment a little behind it (a member joining after the host entered seconds later than the
+    /// host's origin: measured 1.3–2 s late). Entering at the window's start puts the party's moment
+    /// ahead of it, reached by decoding forward (an accurate seek drops the frames before it): the
+    /// whole window is read once at the join, which is what the window is there for.
+    static let openOptions = ["live_start_index": "0"]
+
     /// The line to show when the first picture (at `firstPicture`) came `goneThreshold` or more after
     /// the party's moment (`moment`, both party positions); nil when the moment was there.
     static func note(moment: Double, firstPicture: Double) -> String? {

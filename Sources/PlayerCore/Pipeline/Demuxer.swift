@@ -66,12 +66,15 @@ final class Demuxer: Sendable {
                 }
                 do {
                     let preroll = seek.accurateTarget == nil ? 0 : Self.accurateSeekPreroll
-                    try input.seek(toSeconds: max(0, seek.position - preroll) + seekShift)
+                    // An input that refuses seeks (a live playlist) is read on: an accurate seek's
+                    // target ahead is reached by dropping the frames before it.
+                    if !input.refusesSeeks { try input.seek(toSeconds: max(0, seek.position - preroll) + seekShift) }
                 } catch {
                     control.warn("\(input.url): seek to \(seek.position) s failed: \(error.reason)")
                 }
                 for route in routes {
-                    route.packets.flush(serial: serial)
+                    // An input that cannot seek reads on: the packets already read are the next ones.
+                    if input.refusesSeeks { route.packets.carryOver(serial: serial) } else { route.packets.flush(serial: serial) }
                     route.frames(serial)
                 }
                 readAhead.flushed()

@@ -73,6 +73,57 @@ import TestSupportHTTP
         for guest in [ann, bob] { #expect(!guest.standardOutput.contains("left the live stream's window"), "\(guest.standardOutput.suffix(400))") }
     }
 
+    /// A pause holds everyone on one moment while the window still has it, and the resume goes on
+    /// from there together (the stream's moments agree again, and the party did not jump to the edge).
+    @Test func aPauseHoldsEveryoneAndTheResumeGoesOnTogether() async throws {
+        let live = try await LiveHLS.start(segments: 3)
+        let server = try await StaticFileServer.start(root: live.folder.path)
+        let sockets = ["host", "ann"].map { temporarySocketPath("live-pause-\($0)") }
+        var processes: [ChildProcess] = []
+        defer {
+            processes.forEach { $0.kill() }
+            Task { await server.stop(); await live.stop() }
+        }
+        let host = try ChildProcess.tandem(["host", "--headless", "--json", "--listen", "127.0.0.1:0", "--script", "play@0.5,pause@4,play@8",
+                                            "--duration", "120", "--ipc", sockets[0], server.url(LiveHLS.playlist)])
+        processes.append(host)
+        let linkLine = try await host.line(within: 60) { $0.contains("\"link\"") }
+        let link = try #require(JSONLines.objects(linkLine).first?["link"] as? String)
+        let empty = try TemporaryFolder("live-pause")
+        defer { empty.remove() }
+        let ann = try ChildProcess.tandem(["join", "--headless", "--json", "--name", "Ann", "--media", empty.path,
+                                           "--duration", "100", "--ipc", sockets[1], link])
+        processes.append(ann)
+        @Sendable func status(_ line: String) -> [String: Any]? { JSONLines.events("status", in: line).first }
+        // Paused (after having played), then playing again past the paused moment.
+        let pausedLine = try await ann.line(within: 90) { line in
+            guard let s = status(line), s["synced"] as? Bool == true, s["playing"] as? Bool == false else { return false }
+            return (s["position"] as? Double ?? 0) > 1
+        }
+        let paused = try #require(status(pausedLine)?["position"] as? Double)
+        _ = try await ann.line(within: 90) { line in
+            guard let s = status(line), s["synced"] as? Bool == true, s["playing"] as? Bool == true else { return false }
+            return (s["position"] as? Double ?? 0) > paused + 1
+        }
+        var clients: [SocketClient] = []
+        for socket in sockets { clients.append(try await SocketClient.connect(path: socket)) }
+        var inARow = 0
+        var last: [Double] = []
+        var position = 0.0
+        let agreed = await eventually(within: 45, every: .milliseconds(300)) {
+            guard let moments = try? await Self.moments(clients),
+                  let sample = try? await Self.property("tandem-time-sample", of: clients[0]) as? [String: Any] else { inARow = 0; return false }
+            last = moments.map { $0 - moments[0] }
+            position = sample["time-pos"] as? Double ?? 0
+            inARow = last.allSatisfy { abs($0) < Self.agreement } ? inARow + 1 : 0
+            return inARow >= Self.roundsInARow
+        }
+        #expect(agreed, "moments after the resume, Ann's minus the host's (s): \(last)")
+        // The party went on from the paused moment: its position is the time played, not the edge's.
+        #expect(position < paused + 30, "paused at \(paused), now \(position)")
+        #expect(!ann.standardOutput.contains("left the live stream's window"), "\(ann.standardOutput.suffix(400))")
+    }
+
     /// A party paused on a moment that then slides out of the playlist's window: a guest joining
     /// after says so in one line instead of showing a frozen picture without a word.
     @Test func aMomentThatLeftTheWindowIsSaidPlainly() async throws {

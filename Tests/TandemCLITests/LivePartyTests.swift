@@ -71,6 +71,9 @@ import TestSupportHTTP
         #expect(Set(starts).count == 1, "stream starts: \(starts)")
         // And each guest's first picture was the party's moment, not a later one (LiveWindow would say so).
         for guest in [ann, bob] { #expect(!guest.standardOutput.contains("left the live stream's window"), "\(guest.standardOutput.suffix(400))") }
+        // Their status lines say they are behind the live edge (they read on up to it).
+        #expect(JSONLines.events("status", in: bob.standardOutput).contains { ($0["behindLiveSeconds"] as? Double ?? 0) > 0 },
+                "\(bob.standardOutput.suffix(400))")
     }
 
     /// A pause holds everyone on one moment while the window still has it, and the resume goes on

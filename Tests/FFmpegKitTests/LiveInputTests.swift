@@ -7,7 +7,7 @@ import TestSupport
 @Suite struct LiveInputTests {
     @Test func aLivePlaylistIsLiveAndAFinishedOneIsNot() async throws {
         let live = try await LiveHLS.start(segments: 3)
-        defer { Task { await live.stop() } }
+        defer { live.stopNow() }
         let input = try InputFile(url: live.playlistPath)
         #expect(input.isLive)
         #expect(input.info().live && input.info().durationSeconds == nil)

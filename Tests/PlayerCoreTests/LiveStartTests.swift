@@ -11,7 +11,7 @@ import Testing
         // Until the playlist holds 10 segments its window does not slide: entering at its first
         // segment ("live_start_index" 0) always enters at segment 0, whose start is the origin here.
         let live = try await LiveHLS.start(segments: 2)
-        defer { Task { await live.stop() } }
+        defer { live.stopNow() }
         let entry = ["live_start_index": "0"]
         var probeOptions = PlayerOptions(videoSink: NullVideoSink(), audioSink: nil)
         probeOptions.inputOptions = entry

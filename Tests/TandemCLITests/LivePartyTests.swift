@@ -27,7 +27,9 @@ import TestSupportHTTP
         var processes: [ChildProcess] = []
         defer {
             processes.forEach { $0.kill() }
-            Task { await server.stop(); await live.stop() }
+            live.stopNow()
+            sockets.forEach { try? FileManager.default.removeItem(atPath: $0) }
+            Task { await server.stop() }
         }
         let host = try ChildProcess.tandem(["host", "--headless", "--json", "--listen", "127.0.0.1:0", "--script", "play@1",
                                             "--duration", "120", "--ipc", sockets[0], server.url(LiveHLS.playlist)])
@@ -85,7 +87,9 @@ import TestSupportHTTP
         var processes: [ChildProcess] = []
         defer {
             processes.forEach { $0.kill() }
-            Task { await server.stop(); await live.stop() }
+            live.stopNow()
+            sockets.forEach { try? FileManager.default.removeItem(atPath: $0) }
+            Task { await server.stop() }
         }
         let host = try ChildProcess.tandem(["host", "--headless", "--json", "--listen", "127.0.0.1:0", "--script", "play@0.5,pause@4,play@8",
                                             "--duration", "120", "--ipc", sockets[0], server.url(LiveHLS.playlist)])
@@ -135,7 +139,8 @@ import TestSupportHTTP
         var processes: [ChildProcess] = []
         defer {
             processes.forEach { $0.kill() }
-            Task { await server.stop(); await live.stop() }
+            live.stopNow()
+            Task { await server.stop() }
         }
         // The host enters a few segments behind the live edge and pauses 1 s in.
         let entered = live.mediaSequence + live.segmentsListed

@@ -7,7 +7,7 @@ import TestSupport
 @Suite struct LiveProbeTests {
     @Test func probeSaysLiveForALivePlaylistOnly() async throws {
         let live = try await LiveHLS.start(segments: 3)
-        defer { Task { await live.stop() } }
+        defer { live.stopNow() }
         let folder = try TemporaryFolder("probe-vod")
         defer { folder.remove() }
         let vod = try await LiveHLS.makeVOD(in: folder)

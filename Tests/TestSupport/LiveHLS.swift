@@ -65,6 +65,12 @@ public final class LiveHLS: Sendable {
         folder.remove()
     }
 
+    /// Kills ffmpeg and removes the folder at once, for a `defer`.
+    public func stopNow() {
+        process.kill()
+        folder.remove()
+    }
+
     /// A finished (VOD) HLS of `seconds` of the same picture in `folder`, made as fast as ffmpeg
     /// can: its playlist ends with `EXT-X-ENDLIST`. Returns the playlist's path.
     public static func makeVOD(in folder: TemporaryFolder, seconds: Int = 3) async throws -> String {

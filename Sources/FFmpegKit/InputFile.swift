@@ -103,7 +103,7 @@ public final class InputFile: @unchecked Sendable {
         var streams: [StreamInfo] = []
         for i in 0..<streamCount { streams.append(streamInfo(i)) }
         return MediaInfo(url: url, container: String(cString: ctx.iformat.pointee.name),
-                         durationSeconds: duration, startSeconds: startSeconds, streams: streams)
+                         durationSeconds: duration, startSeconds: startSeconds, streams: streams, live: isLive)
     }
 
     private func streamInfo(_ index: Int) -> StreamInfo {

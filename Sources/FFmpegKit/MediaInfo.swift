@@ -10,6 +10,8 @@ public struct MediaInfo: Sendable, Codable, Equatable {
     /// Container start time in seconds (positions are reported relative to it).
     public var startSeconds: Double
     public var streams: [StreamInfo]
+    /// A live stream (``LiveRule``): no end, positions on the stream's own time line.
+    public var live: Bool = false
 }
 
 /// One elementary stream of a container.

@@ -21,6 +21,7 @@ struct StillTarget: IPCTarget {
         case .speed: .double(1)
         case .duration: .double(60)
         case .pausedForCache: .bool(false)
+        case .streamStart: .double(0)
         case .timeSample: .sample(position: 12.5, paused: true, at: 0)
         }
     }

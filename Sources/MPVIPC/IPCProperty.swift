@@ -17,6 +17,10 @@ public enum IPCProperty: String, Sendable, Hashable, CaseIterable {
     /// several players' positions to one instant exactly, whatever the delay before and after the
     /// reply (``IPCValue/sample(position:paused:at:)``).
     case timeSample = "tandem-time-sample"
+    /// Tandem's own, read-only: the stream time (seconds, on the input's own timestamps) that
+    /// `time-pos` 0 is (`Double`; mpv's old `time-start`). `time-pos` plus this is the moment of the
+    /// stream shown, comparable between players of one live stream whenever each entered it.
+    case streamStart = "tandem-stream-start"
     /// Whether playback waits for its stream to refill (`Bool`, mpv's `paused-for-cache`); read-only.
     case pausedForCache = "paused-for-cache"
 }

@@ -154,7 +154,7 @@ public struct IPCRequestHandler: Sendable {
             guard seconds.isFinite else { throw Failure(.propertyError) }
             do throws(IPCRefusal) { try await target.seek(to: max(0, seconds)) } catch { throw Failure(error) }
 
-        case .duration, .timeSample, .pausedForCache:
+        case .duration, .timeSample, .pausedForCache, .streamStart:
             throw Failure(.propertyError)  // read-only
         }
     }

@@ -156,6 +156,7 @@ final class MemberPlayback: Sendable {
         private func perform(_ show: Show) async {
             let state = shared
             let navigator = await navigator(for: show.items)
+            let previous = state.withLock { $0.snapshot.player }
             let prepared = options.prepared
             let epoch = show.epoch
             // Ready is reported when the picture is prerolled, before the instant (another item
@@ -171,11 +172,25 @@ final class MemberPlayback: Sendable {
                 $0.snapshot.player = player
                 $0.snapshot.item = item
             }
+            if let player, player !== previous, player.hasVideo, show.items.indices.contains(show.item), show.items[show.item].live != nil {
+                checkWindow(of: player, moment: show.position)
+            }
             let failure = player == nil ? (navigator.snapshot.current?.error ?? "it could not be opened") : nil
             if let failure { options.problem(failure) }
             let media = state.withLock { $0.snapshot.media }
             let source = media.indices.contains(show.item) ? media[show.item].origin.label : nil
             await options.media(failure == nil ? source : nil, failure)
+        }
+
+        /// Says so when a newly opened live player's first picture is not the party's moment
+        /// (``LiveWindow``); off the worker's task, which does not wait for it.
+        private func checkWindow(of player: Player, moment: Double) {
+            let note = options.note
+            Task {
+                guard let first = await LiveWindow.firstPicture(of: player),
+                      let line = LiveWindow.note(moment: moment, firstPicture: first) else { return }
+                note(line)
+            }
         }
 
         /// The navigator over the party's items, made for the first show and again if the items
@@ -200,8 +215,14 @@ final class MemberPlayback: Sendable {
             storyOptions.timeSource = options.timeSource
             let playerOptions = options.playerOptions
             let localCopies = resolved.map { media -> String? in if case .localCopy(let path) = media.origin { path } else { nil } }
+            let origins = items.map { $0.live?.origin }
             storyOptions.playerOptions = { index in
                 var options = playerOptions(index)
+                // A live item's positions are on the stream's time line from the party's origin.
+                if origins.indices.contains(index), let origin = origins[index] {
+                    options.timeOrigin = origin
+                    options.inputOptions.merge(LiveWindow.openOptions) { _, live in live }
+                }
                 // Subtitles named after a local copy (film.srt beside film.mkv), found as `tandem play` finds them.
                 if localCopies.indices.contains(index), let path = localCopies[index], let subtitles = options.subtitles {
                     options.subtitles = Self.adding(filesNextTo: path, to: subtitles)

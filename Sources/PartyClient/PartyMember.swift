@@ -119,6 +119,9 @@ public actor PartyMember {
         public var connected: Bool
         /// Media items in the party (several: a story party).
         public var items: Int
+        /// A live item: seconds its player has read beyond the moment shown — how far behind the live
+        /// edge it is, as far as it reads ahead (30 s at most); nil for other items.
+        public var behindLive: Double? = nil
     }
 
     public var status: Status {
@@ -126,7 +129,14 @@ public actor PartyMember {
         return Status(party: options.link.party, me: core.me, participants: core.participants, skewMs: core.lastError.map { $0 * 1000 },
                synced: core.isSynced && shown.pendingShows == 0 && shown.player != nil,
                position: shown.player?.position, duration: shown.player?.duration,
-               playing: core.timeline?.playing ?? false, connected: socket != nil, items: core.config?.items.count ?? 0)
+               playing: core.timeline?.playing ?? false, connected: socket != nil, items: core.config?.items.count ?? 0,
+               behindLive: Self.behindLive(shown, items: core.config?.items ?? []))
+    }
+
+    /// For a live item shown: what its player has read beyond its moment (reading stops at the edge).
+    static func behindLive(_ shown: MemberPlayback.Snapshot, items: [MediaItem]) -> Double? {
+        guard let item = shown.item, items.indices.contains(item), items[item].live != nil, let player = shown.player else { return nil }
+        return player.buffer.readAhead
     }
 
     /// This member's seat token (after the welcome): what proves a host's relay connection.

@@ -34,6 +34,7 @@ actor FakeTarget: IPCTarget {
         case .duration: duration.map(IPCValue.double)
         case .timeSample: timePos.map { IPCValue.sample(position: $0, paused: paused, at: 42) }
         case .pausedForCache: .bool(false)
+        case .streamStart: .double(0)
         }
     }
 

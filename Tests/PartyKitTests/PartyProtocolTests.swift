@@ -69,7 +69,7 @@ import Testing
         #expect(try PartyProtocol.decode(#"{"type":"bye"}"#) == .bye)
         #expect(try PartyProtocol.decode(#" { "type" : "listParticipants" } "#) == .listParticipants)
         #expect(try PartyProtocol.decode(#"{"t0": 2, "id": 5, "type": "timePing"}"#) == .timePing(TimePing(id: 5, t0: 2)))
-        #expect(try PartyProtocol.decode(#"{"type":"hello","version":6,"party":"p","key":"k","name":"n"}"#)
+        #expect(try PartyProtocol.decode(#"{"type":"hello","version":7,"party":"p","key":"k","name":"n"}"#)
             == .hello(Hello(party: "p", key: "k", name: "n")))
         #expect(try PartyProtocol.decode(#"{"type":"nodes","nodes":[{"host":"h","port":7}]}"#)
             == .nodes(NodeList(nodes: [NodeAddress(host: "h", port: 7)])))
@@ -131,10 +131,23 @@ import Testing
         #expect(abs((status.output?.committed ?? 0) - 0.2225) < 1e-9)
     }
 
+    /// A live item (protocol 7) carries its origin; an item without it is not live.
+    @Test func aLiveItemCarriesItsOrigin() throws {
+        let live = MediaItem(title: "live.m3u8", url: "http://h/live.m3u8", identity: MediaIdentity(duration: 0, streams: ["video h264 160x120"]),
+                             live: LiveOrigin(origin: 3.4))
+        let hello = Hello(party: "p", key: "k", name: "n", create: PartyConfig(items: [live]))
+        let text = PartyProtocol.encode(.hello(hello))
+        #expect(text.contains(#""live":{"origin":3.4}"#))
+        #expect(try PartyProtocol.decode(text) == .hello(hello))
+        let plain = #"{"type":"hello","version":7,"party":"p","key":"k","name":"n","create":{"items":[{"title":"a.mp4","identity":{"duration":60,"streams":[]}}],"control":"host","handoff":false,"graceSeconds":30,"stallWaitSeconds":3}}"#
+        guard case .hello(let decoded) = try PartyProtocol.decode(plain) else { Issue.record("not a hello"); return }
+        #expect(decoded.create?.items.first?.live == nil)
+    }
+
     @Test func missingRequiredFieldIsReported() {
         #expect(decodeError(#"{"type":"timePing","id":1}"#) == .badFields(type: "timePing", detail: "missing \"t0\""))
         #expect(decodeError(#"{"type":"chat"}"#) == .badFields(type: "chat", detail: "missing \"text\""))
-        #expect(decodeError(#"{"type":"hello","version":6,"party":"p","name":"n"}"#)
+        #expect(decodeError(#"{"type":"hello","version":7,"party":"p","name":"n"}"#)
             == .badFields(type: "hello", detail: "missing \"key\""))
         // Nested: a left whose participant lacks joinedAt.
         guard case .badFields(let type, let detail) = decodeError(

@@ -14,6 +14,22 @@ import TestSupport
         #expect(q.fill.bytes == 20)
     }
 
+    /// An input that cannot seek: a seek's generation keeps what was queued, now of it.
+    @Test func carryOverKeepsTheEntriesInTheNewGeneration() {
+        let q = StreamQueue<Int>()
+        q.put(.payload(1), serial: 0, bytes: 10)
+        q.put(.payload(2), serial: 0, bytes: 10)
+        q.carryOver(serial: 1)
+        #expect(q.fill.count == 2 && q.fill.bytes == 20 && q.continues(1) && !q.continues(0))
+        q.put(.payload(3), serial: 0)  // a producer still on the old generation
+        q.put(.payload(4), serial: 1)
+        let got = (0..<3).compactMap { _ -> (Int, Int)? in
+            guard let item = q.get(timeout: 0), case .payload(let value) = item.entry else { return nil }
+            return (value, item.serial)
+        }
+        #expect(got.map(\.0) == [1, 2, 4] && got.allSatisfy { $0.1 == 1 })
+    }
+
     @Test func flushDropsEverythingAndStaleProducersNeverEnter() {
         let q = StreamQueue<Int>()
         q.put(.payload(1), serial: 0)

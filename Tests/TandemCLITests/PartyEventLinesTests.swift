@@ -65,3 +65,15 @@ extension PartyEventLinesTests {
         #expect(JSONValue.parse(line)?["buffering"] == true)
     }
 }
+
+extension PartyEventLinesTests {
+    /// A live item's status says how far behind the live edge the member is; other items' never do.
+    @Test func aLiveItemsStatusSaysHowFarBehindTheEdge() {
+        let live = JSONLineWriter.line(PartyEvent.status(.init(party: "demo", participants: 2, synced: true, skewMs: 0.1, position: 31,
+                                                               playing: true, connected: true, behindLive: 7.96)))
+        #expect(JSONValue.parse(live)?["behindLiveSeconds"] == 8)
+        let file = JSONLineWriter.line(PartyEvent.status(.init(party: "demo", participants: 2, synced: true, skewMs: 0.1, position: 31,
+                                                               playing: true, connected: true)))
+        #expect(JSONValue.parse(file)?["behindLiveSeconds"] == nil)
+    }
+}

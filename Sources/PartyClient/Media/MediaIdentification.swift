@@ -32,9 +32,16 @@ public enum MediaIdentification {
     /// (to join mid-play, to follow the host's seeks and to correct its drift), so such a URL
     /// cannot be a party item. An HLS playlist seeks by segment and is accepted.
     public static func identify(url: String, inputOptions: [String: String] = [:]) throws(OpenError) -> MediaIdentity {
+        try examine(url: url, inputOptions: inputOptions).identity
+    }
+
+    /// ``identify(url:inputOptions:)``, and for a live stream the party's origin: the first stream
+    /// time this open saw (its start), which every member's positions then count from.
+    public static func examine(url: String, inputOptions: [String: String] = [:]) throws(OpenError) -> (identity: MediaIdentity, live: LiveOrigin?) {
         let input = try InputFile(url: url, options: inputOptions)
         try input.requireByteRanges()
-        return layout(of: input.info())
+        let info = input.info()
+        return (layout(of: info), info.live ? LiveOrigin(origin: info.startSeconds) : nil)
     }
 
     /// Duration and one line per stream.

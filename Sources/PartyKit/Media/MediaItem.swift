@@ -8,11 +8,15 @@ public struct MediaItem: Sendable, Codable, Equatable {
     /// `/party/ID/media/N` (see ``MediaPath``).
     public var url: String?
     public var identity: MediaIdentity
+    /// A live stream (protocol 7): its positions are the stream's timestamps minus the party's
+    /// origin (``LiveOrigin``); nil: an item with a start and an end.
+    public var live: LiveOrigin?
 
-    public init(title: String, url: String? = nil, identity: MediaIdentity) {
+    public init(title: String, url: String? = nil, identity: MediaIdentity, live: LiveOrigin? = nil) {
         self.title = title
         self.url = url
         self.identity = identity
+        self.live = live
     }
 
     /// Whether the party serves this item's bytes (a host's local file).

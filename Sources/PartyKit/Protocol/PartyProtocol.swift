@@ -11,7 +11,10 @@ public enum PartyProtocol {
     ///    node added after they joined is one they can reconnect to.
     /// 6: a member's status carries its sound output (`output`, ``OutputReport``): the delay its output
     ///    reports and what it renders ahead, which the server adds to the lead of every command.
-    public static let version = 6
+    /// 7: an item can be live (`MediaItem.live`, ``LiveOrigin``): its positions are on the stream's own
+    ///    time line from the party's origin. A version-6 member would count from its own entry into the
+    ///    stream and show another moment than the others'.
+    public static let version = 7
     /// Largest message accepted (bytes of JSON). A welcome with 50 chat lines and a long participant
     /// list stays far below it; anything larger is an attack or a bug.
     public static let maxMessageBytes = 64 * 1024

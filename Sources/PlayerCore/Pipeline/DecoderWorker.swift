@@ -53,7 +53,7 @@ final class DecoderWorker: Sendable {
                 if let replacement = trackSwitch?.decoder(forGeneration: serial) {
                     decoder = replacement
                     reportedError = false
-                } else {
+                } else if !packets.continues(serial) {
                     decoder.flush()
                 }
                 target = control.read { $0.serial == serial ? $0.accurateTarget : nil }

@@ -37,9 +37,14 @@ final class Demuxer: Sendable {
     /// The audio route (its index in `routes`) and the track changes it takes at a seek.
     private let audioSwitch: (route: Int, changes: AudioTrackSwitch)?
 
+    /// Seconds from the input's start to position 0 (a live party's origin; 0 otherwise): a seek
+    /// to a position is a seek to this much more from the input's start.
+    private let seekShift: Double
+
     init(input: InputFile, routes: [Route], control: PlaybackControl, readAhead: ReadAhead,
-         audioSwitch: (route: Int, changes: AudioTrackSwitch)? = nil, logger: Logger) {
+         audioSwitch: (route: Int, changes: AudioTrackSwitch)? = nil, streamStart: Double? = nil, logger: Logger) {
         self.input = input
+        seekShift = (streamStart ?? input.startSeconds) - input.startSeconds
         self.routes = routes
         self.audioSwitch = audioSwitch
         self.control = control
@@ -61,12 +66,15 @@ final class Demuxer: Sendable {
                 }
                 do {
                     let preroll = seek.accurateTarget == nil ? 0 : Self.accurateSeekPreroll
-                    try input.seek(toSeconds: max(0, seek.position - preroll))
+                    // An input that refuses seeks (a live playlist) is read on: an accurate seek's
+                    // target ahead is reached by dropping the frames before it.
+                    if !input.refusesSeeks { try input.seek(toSeconds: max(0, seek.position - preroll) + seekShift) }
                 } catch {
                     control.warn("\(input.url): seek to \(seek.position) s failed: \(error.reason)")
                 }
                 for route in routes {
-                    route.packets.flush(serial: serial)
+                    // An input that cannot seek reads on: the packets already read are the next ones.
+                    if input.refusesSeeks { route.packets.carryOver(serial: serial) } else { route.packets.flush(serial: serial) }
                     route.frames(serial)
                 }
                 readAhead.flushed()

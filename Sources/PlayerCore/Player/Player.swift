@@ -37,6 +37,9 @@ public final class Player: Sendable {
     let audioTrackSwitch: AudioTrackSwitch?
     let playedAudioTrack: Mutex<Int?>
     let decoderThreads: Int
+    /// The stream time (seconds, on the input's own timestamps) of position 0: the input's start,
+    /// or the ``PlayerOptions/timeOrigin`` it was given. Position + this is the stream's own time.
+    public let streamStart: Double
 
     /// Opens `url` off the cooperative pool (opening blocks on I/O) and starts prerolling its start.
     public static func open(_ url: String, options: PlayerOptions = PlayerOptions()) async throws(OpenError) -> Player {
@@ -87,7 +90,8 @@ public final class Player: Sendable {
         var routes: [Demuxer.Route] = []
         var workers: [WorkerThread] = []
         var queues: [any Abortable] = []
-        let start = input.startSeconds
+        let start = options.timeOrigin ?? input.startSeconds
+        streamStart = start
         let name = URL(fileURLWithPath: url).lastPathComponent
 
         var subtitleStage: SubtitleStage?
@@ -149,7 +153,7 @@ public final class Player: Sendable {
         let readAhead = ReadAhead(streams: routes.count, limits: streaming ? .network : .local, measuresFromClock: streaming)
         self.readAhead = readAhead
         let demuxer = Demuxer(input: input, routes: routes, control: control, readAhead: readAhead,
-                              audioSwitch: audioSwitch, logger: options.logger)
+                              audioSwitch: audioSwitch, streamStart: start, logger: options.logger)
         demuxThread = WorkerThread(name: "tandem.demux \(name)") { demuxer.run() }
         self.queues = queues
         threads = workers

@@ -28,6 +28,10 @@ public struct PlayerOptions: Sendable {
     /// Where playback starts (mpv's `--start`): an accurate seek asked for before any frame is decoded,
     /// so nothing before it is ever presented. Nil: the start of the file.
     public var startPosition: Double?
+    /// The stream time (seconds, on the input's own timestamps) that is position 0; nil: the
+    /// input's start. A live party sets its origin here, so that every member's positions are on
+    /// the stream's time line, the same whatever moment its player entered the stream at.
+    public var timeOrigin: Double?
 
     public init(videoSink: (any VideoSink)? = NullVideoSink(), audioSink: (any AudioSink)? = NullAudioSink(),
                 fast: Bool = false, timeSource: any TimeSource = MonotonicTimeSource(),

@@ -42,6 +42,8 @@ public final class StreamQueue<Payload: Sendable>: @unchecked Sendable {
     private var duration = 0.0
     private var aborted = false
     private var currentSerial: Int
+    /// Generations that carry on the previous one's entries (``carryOver(serial:)``).
+    private var carriedOver: Set<Int> = []
     /// The ``Queued/sequence`` the next put gets.
     private var nextSequence = 0
     public let capacity: Int?
@@ -116,6 +118,21 @@ public final class StreamQueue<Payload: Sendable>: @unchecked Sendable {
             return true
         }
     }
+
+    /// Starts generation `serial` keeping the entries queued, now of it: for an input that cannot
+    /// seek, whose next packets follow those queued whatever the seek asked for. A consumer asks
+    /// ``continues(_:)`` to keep its decoder's state across the change.
+    public func carryOver(serial: Int) {
+        condition.withLock {
+            for index in items.indices { items[index].serial = serial }
+            currentSerial = serial
+            carriedOver.insert(serial)
+            condition.broadcast()
+        }
+    }
+
+    /// Whether generation `serial` carries on the one before it (``carryOver(serial:)``).
+    public func continues(_ serial: Int) -> Bool { condition.withLock { carriedOver.contains(serial) } }
 
     /// Drops every entry and starts generation `serial`.
     public func flush(serial: Int) {

@@ -54,6 +54,7 @@ package struct PlayerReading: Sendable, Equatable {
         case .duration: player?.duration.map { .double($0) }
         case .timeSample: player.map { PlayerReading($0).sample }
         case .pausedForCache: .bool(buffering)
+        case .streamStart: player.map { .double($0.streamStart) }
         }
     }
 

@@ -24,6 +24,9 @@ package enum PartyEvent: Encodable, Sendable, Equatable {
         package var connected: Bool
         /// Its stream ran dry and it is refilling (the key is written only while true).
         package var buffering = false
+        /// A live item: seconds its player has read beyond the moment shown, up to the live edge
+        /// (the key is written only for a live item).
+        package var behindLive: Double? = nil
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -55,6 +58,7 @@ package enum PartyEvent: Encodable, Sendable, Equatable {
             try c.encode(s.playing, forKey: "playing")
             try c.encode(s.connected, forKey: "connected")
             if s.buffering { try c.encode(true, forKey: "buffering") }
+            if let behind = s.behindLive { try c.encode(number: (behind * 10).rounded() / 10, forKey: "behindLiveSeconds") }
         }
     }
 }

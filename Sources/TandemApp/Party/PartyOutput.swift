@@ -90,7 +90,7 @@ package final class PartyOutput: Sendable {
             lines.emit(PartyEvent.status(.init(
                 party: s.party, participants: s.participants.count, synced: s.synced,
                 skewMs: s.skewMs.map { ($0 * 1000).rounded() / 1000 }, position: s.position,
-                playing: s.playing, connected: s.connected, buffering: buffering)))
+                playing: s.playing, connected: s.connected, buffering: buffering, behindLive: s.behindLive)))
             return
         }
         guard status else { return }
@@ -98,7 +98,11 @@ package final class PartyOutput: Sendable {
         if !s.connected { line += " · reconnecting…" } else if buffering { line += " · buffering" } else if !s.synced { line += " · syncing" }
         if let skew = s.skewMs { line += String(format: " · skew %+.2f ms", skew) }
         if let p = s.position {
-            line += " · \(EventOutput.timestamp(p)) / \(s.duration.map(EventOutput.timestamp) ?? "--:--:--")"
+            if let behind = s.behindLive {
+                line += " · \(EventOutput.timestamp(p)) · LIVE −\(Int(behind.rounded()))s"
+            } else {
+                line += " · \(EventOutput.timestamp(p)) / \(s.duration.map(EventOutput.timestamp) ?? "--:--:--")"
+            }
             line += s.playing ? "" : " (paused)"
         }
         show(statusLine: line)

@@ -40,15 +40,16 @@ extension HostCommand {
             case .url(let url):
                 try requireHTTP(url, named: url)
                 let title = URL(string: url)?.lastPathComponent ?? ""
-                return MediaItem(title: title.isEmpty ? url : title, url: url, identity: try MediaIdentification.identify(url: url))
+                let examined = try MediaIdentification.examine(url: url)
+                return MediaItem(title: title.isEmpty ? url : title, url: url, identity: examined.identity, live: examined.live)
             case .page(let media):
                 try requireHTTP(media.url, named: media.link)
-                var identity: MediaIdentity
-                do throws(OpenError) { identity = try MediaIdentification.identify(url: media.url) } catch {
+                var examined: (identity: MediaIdentity, live: LiveOrigin?)
+                do throws(OpenError) { examined = try MediaIdentification.examine(url: media.url) } catch {
                     throw OpenError(url: media.link, reason: error.reason)
                 }
-                if identity.duration == 0, let duration = media.duration { identity.duration = duration }
-                return MediaItem(title: media.title, url: media.url, identity: identity)
+                if examined.identity.duration == 0, examined.live == nil, let duration = media.duration { examined.identity.duration = duration }
+                return MediaItem(title: media.title, url: media.url, identity: examined.identity, live: examined.live)
             }
         }
     }

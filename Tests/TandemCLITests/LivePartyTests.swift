@@ -17,6 +17,14 @@ import TestSupportHTTP
     static let agreement = 0.5
     /// How long the first guest watches before the second joins: the gap of the report.
     static let joinGap = 7.0
+
+    /// `tandem host` of the live stream at `url` running `script` (its IPC at `ipc`), and its link.
+    static func host(_ url: String, script: String, ipc: String? = nil) async throws -> (ChildProcess, String) {
+        let host = try ChildProcess.tandem(["host", "--headless", "--json", "--listen", "127.0.0.1:0", "--script", script,
+                                            "--duration", "120"] + (ipc.map { ["--ipc", $0] } ?? []) + [url])
+        let linkLine = try await host.line(within: 60) { $0.contains("\"link\"") }
+        return (host, try #require(JSONLines.objects(linkLine).first?["link"] as? String))
+    }
     /// Rounds of readings in a row that must agree: one could agree while a member passes by.
     static let roundsInARow = 3
 
@@ -31,11 +39,8 @@ import TestSupportHTTP
             sockets.forEach { try? FileManager.default.removeItem(atPath: $0) }
             Task { await server.stop() }
         }
-        let host = try ChildProcess.tandem(["host", "--headless", "--json", "--listen", "127.0.0.1:0", "--script", "play@1",
-                                            "--duration", "120", "--ipc", sockets[0], server.url(LiveHLS.playlist)])
+        let (host, link) = try await Self.host(server.url(LiveHLS.playlist), script: "play@1", ipc: sockets[0])
         processes.append(host)
-        let linkLine = try await host.line(within: 60) { $0.contains("\"link\"") }
-        let link = try #require(JSONLines.objects(linkLine).first?["link"] as? String)
         let empty = try TemporaryFolder("live-media")
         defer { empty.remove() }
         func join(_ name: String, ipc: String) throws -> ChildProcess {
@@ -91,11 +96,8 @@ import TestSupportHTTP
             sockets.forEach { try? FileManager.default.removeItem(atPath: $0) }
             Task { await server.stop() }
         }
-        let host = try ChildProcess.tandem(["host", "--headless", "--json", "--listen", "127.0.0.1:0", "--script", "play@0.5,pause@4,play@8",
-                                            "--duration", "120", "--ipc", sockets[0], server.url(LiveHLS.playlist)])
+        let (host, link) = try await Self.host(server.url(LiveHLS.playlist), script: "play@0.5,pause@4,play@8", ipc: sockets[0])
         processes.append(host)
-        let linkLine = try await host.line(within: 60) { $0.contains("\"link\"") }
-        let link = try #require(JSONLines.objects(linkLine).first?["link"] as? String)
         let empty = try TemporaryFolder("live-pause")
         defer { empty.remove() }
         let ann = try ChildProcess.tandem(["join", "--headless", "--json", "--name", "Ann", "--media", empty.path,
@@ -144,11 +146,8 @@ import TestSupportHTTP
         }
         // The host enters a few segments behind the live edge and pauses 1 s in.
         let entered = live.mediaSequence + live.segmentsListed
-        let host = try ChildProcess.tandem(["host", "--headless", "--json", "--listen", "127.0.0.1:0", "--script", "play@0.5,pause@1.5",
-                                            "--duration", "120", server.url(LiveHLS.playlist)])
+        let (host, link) = try await Self.host(server.url(LiveHLS.playlist), script: "play@0.5,pause@1.5")
         processes.append(host)
-        let linkLine = try await host.line(within: 60) { $0.contains("\"link\"") }
-        let link = try #require(JSONLines.objects(linkLine).first?["link"] as? String)
         _ = try await host.output(containing: "pause", within: 60)
         // Every segment up to two past the host's entry has left the window (a segment a second).
         try await waitUntil("the paused moment to leave the window", within: 60, every: .milliseconds(200)) {

@@ -21,6 +21,13 @@ public struct OpenError: Error, CustomStringConvertible, Sendable, Equatable {
     static let forbiddenReason = "HTTP 403 forbidden"
     static let otherClientErrorReason = "HTTP 4xx: the server refused the request"
 
+    /// The reason given for what libavformat reads but finds no media in (a web page, a text file).
+    static let notMediaReason = "not a media file FFmpeg can read (invalid data while reading the header)"
+
+    /// The input was read and is not media (a web page, a text file), as opposed to one that could
+    /// not be read at all (missing, refused, unreachable).
+    public var isNotMedia: Bool { reason == Self.notMediaReason }
+
     /// The reason given for an http(s) URL whose server sends the whole body whatever the `Range`.
     public static let noByteRangesReason = "the server does not support byte ranges (seeking and party sync need them)"
 
@@ -31,7 +38,7 @@ public struct OpenError: Error, CustomStringConvertible, Sendable, Equatable {
         if openCode == tandem_averror(EACCES) { return OpenError(url: url, reason: "permission denied") }
         if openCode == tandem_averror(EISDIR) { return OpenError(url: url, reason: "is a directory") }
         if openCode == FFmpegError.invalidData {
-            return OpenError(url: url, reason: "not a media file FFmpeg can read (invalid data while reading the header)")
+            return OpenError(url: url, reason: notMediaReason)
         }
         return OpenError(url: url, reason: FFmpegError.describe(openCode))
     }

@@ -5,7 +5,8 @@
 /// media; any other `http`/`https` URL is a page. Every other scheme (`rtmp`, `rtsp`, `srt`, `udp`,
 /// `file`…) and anything that is not a URL (a file, a folder) is opened directly. A direct media
 /// URL without such an extension (a stream at `/live`) is found by yt-dlp too, which answers that
-/// it is direct media — only slower; `--no-ytdl` skips yt-dlp altogether.
+/// it is direct media — only slower; without yt-dlp the application opens it as media all the same
+/// (TandemApp's `DirectFallback`, mpv's rule); `--no-ytdl` skips yt-dlp altogether.
 public enum LinkKind: Sendable, Equatable {
     /// A file, a folder, or a URL the player opens itself.
     case direct

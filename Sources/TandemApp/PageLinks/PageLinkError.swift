@@ -37,6 +37,17 @@ package struct PageLinkError: Error, Sendable, Equatable, CustomStringConvertibl
         self.socketTimeout = socketTimeout
     }
 
+    /// yt-dlp could not read the link, but the player might open it as media: yt-dlp is missing or
+    /// cannot run, or it knows no video there ("unsupported URL", which is also what it says of a
+    /// stream it does not recognise). mpv opens such a link itself; ``DirectFallback`` does the same.
+    /// An HTTP error, a network failure or a timeout would fail the player's open too: no fallback.
+    package var mayBeMedia: Bool {
+        switch reason {
+        case .notInstalled, .cannotRun, .ytdl(.unsupported): true
+        default: false
+        }
+    }
+
     package var description: String {
         let host = HostPort(url: link)
         let site = host?.host ?? "the site"

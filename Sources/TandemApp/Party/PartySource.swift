@@ -19,7 +19,8 @@ package enum PartySource: Sendable, Equatable {
 
     /// The arguments as sources, in order: page links (unless `resolver` is nil, `--no-ytdl`)
     /// resolved to their videos, a playlist page to each of its videos; a video of a playlist that
-    /// does not play is said through `say` and left out. Throws for a page link that gives nothing.
+    /// does not play is said through `say` and left out. Throws for a page link that gives nothing,
+    /// unless it opens as media itself (``DirectFallback``).
     package static func sources(_ arguments: [String], resolver: PageLinkResolver?,
                                 say: (String) -> Void) async throws(PageLinkError) -> [PartySource] {
         var sources: [PartySource] = []
@@ -32,7 +33,12 @@ package enum PartySource: Sendable, Equatable {
                 sources.append(.url(argument))
                 continue
             }
-            let (videos, failures) = try await resolver.resolveAll(argument)
+            let videos: [PageMedia], failures: [PageLinkError]
+            do throws(PageLinkError) { (videos, failures) = try await resolver.resolveAll(argument) } catch {
+                guard case .openDirectly = await DirectFallback.decide(argument, after: error) else { throw error }
+                sources.append(.url(argument))
+                continue
+            }
             failures.forEach { say("\($0.description): left out of the party") }
             for video in videos {
                 if let note = video.note { say("\(video.link): \(note)") }

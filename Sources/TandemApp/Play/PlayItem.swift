@@ -50,7 +50,8 @@ package struct PlayItem: Sendable, Equatable {
 
     /// The command's arguments as items: folders as their media files, page links (when `resolver`
     /// is given) as their videos, listed by yt-dlp now; a page that gives nothing is one item that
-    /// fails with the reason when its turn comes, as a file that does not open.
+    /// fails with the reason when its turn comes, as a file that does not open, unless it opens as
+    /// media itself (``DirectFallback``).
     package static func items(_ arguments: [String], resolver: PageLinkResolver?) async throws(PlaylistItems.EmptyFolder) -> [PlayItem] {
         var items: [PlayItem] = []
         for argument in try PlaylistItems.expand(arguments) {
@@ -62,7 +63,10 @@ package struct PlayItem: Sendable, Equatable {
                 let listing = try await resolver.listing(argument)
                 items += listing.entries.map { entry in PlayItem(name: Self.name(of: entry, in: argument), source: .page(entry)) }
             } catch {
-                items.append(PlayItem(name: argument, source: .page(.unplayable(error))))
+                switch await DirectFallback.decide(argument, after: error) {
+                case .openDirectly: items.append(PlayItem(name: argument))
+                case .fail(let error): items.append(PlayItem(name: argument, source: .page(.unplayable(error))))
+                }
             }
         }
         return items

@@ -7,7 +7,8 @@ package enum StoryPages {
     /// `stories` with each page link (unless `resolver` is nil, `--no-ytdl`) replaced by its videos
     /// (a playlist page by each of them), titled by the page unless the story has a title of its
     /// own. A page that gives nothing, or a video of it that does not play, is said through `say`
-    /// and left out, as a story that cannot be opened would be.
+    /// and left out, as a story that cannot be opened would be, unless the link opens as media
+    /// itself (``DirectFallback``).
     package static func resolved(_ stories: [Story], resolver: PageLinkResolver?, say: (String) -> Void) async -> [Story] {
         guard let resolver else { return stories }
         var out: [Story] = []
@@ -26,7 +27,7 @@ package enum StoryPages {
                     out.append(Story(url: video.url, title: title, poster: story.poster))
                 }
             } catch {
-                say(error.description)
+                if case .openDirectly = await DirectFallback.decide(story.url, after: error) { out.append(story) } else { say(error.description) }
             }
         }
         return out

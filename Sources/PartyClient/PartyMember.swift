@@ -270,6 +270,20 @@ public actor PartyMember {
         perform([core.request(action, value: value)])
     }
 
+    /// The `live` command (End, `/live`, a script's `live`): everyone to the live item's hold behind
+    /// the edge (``LiveOrigin/livePosition(from:readAhead:)``: what this member's player has read
+    /// beyond its moment reaches the edge), asked as a seek; one line says why not otherwise.
+    public func goLive() async {
+        let shown = playback.snapshot
+        guard let item = shown.item, let items = core.config?.items, items.indices.contains(item), let live = items[item].live,
+              let player = shown.player else { return notices(.refused("not a live stream: End and /live bring a live party back to its edge")) }
+        let readAhead = player.buffer.readAhead
+        guard let target = live.livePosition(from: player.position, readAhead: readAhead) else {
+            return notices(.media(String(format: "already at the live edge (LIVE −%.0fs)", readAhead.rounded())))
+        }
+        await request(.seek, value: target)
+    }
+
     public func chat(_ text: String) async { perform([.send(.chat(ChatText(text: text)))]) }
 
     /// Asks the server who is here (answered as a notice).

@@ -18,6 +18,7 @@ import CSDL2
 /// | v | subtitles on / off |
 /// | z / x | subtitle delay −0.1 s / +0.1 s |
 /// | # | next audio track |
+/// | End | a live party back to its hold behind the live edge |
 /// | Ctrl+− / Ctrl++ (or Ctrl+=) | audio delay −0.1 s / +0.1 s |
 /// | q, Esc | quit |
 ///
@@ -87,6 +88,7 @@ public enum KeyBinding {
         case SDLK_z: return shift ? nil : .subtitleDelay(-subtitleDelayStep)
         case SDLK_x: return shift ? nil : .subtitleDelay(subtitleDelayStep)
         case SDLK_HASH: return .cycleAudio
+        case SDLK_END: return .goLive
         case SDLK_3: return shift ? .cycleAudio : nil
         case SDLK_q, SDLK_ESCAPE: return .quit
         default: return nil

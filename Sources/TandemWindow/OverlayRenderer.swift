@@ -139,10 +139,14 @@ final class OverlayRenderer {
     /// `controls`: the progress bar, clock and "Paused" are shown.
     func layout(_ scene: WindowScene, size: DisplayGeometry.Size, now: Double, controls: Bool = true) -> Layout {
         let barWidth = max(0, size.width - 2 * Self.margin)
-        let position = max(0, scene.duration.map { min(scene.position, $0) } ?? scene.position)
+        // A live item's duration (none, or 0) is no end to hold its position to.
+        let end = scene.behindLive == nil ? scene.duration : nil
+        let position = max(0, end.map { min(scene.position, $0) } ?? scene.position)
         var clock = Self.clock(position)
         var fill: Int?
-        if let duration = scene.duration, duration > 0 {
+        if let behind = scene.behindLive {
+            clock += " · " + Self.liveText(behindEdge: behind)
+        } else if let duration = scene.duration, duration > 0 {
             clock += " / " + Self.clock(duration)
             fill = Int(Double(barWidth) * min(max(position / duration, 0), 1))
         }
@@ -159,6 +163,12 @@ final class OverlayRenderer {
         }.suffix(Self.maxToasts)
         return Layout(size: size, controls: controls, clock: clock, paused: scene.paused, barFill: fill, segments: segments,
                       status: scene.status, toasts: Array(toasts), osd: osd?.text, error: scene.error)
+    }
+
+    /// "LIVE −12s" (at the edge within half a second: "LIVE"), as the party's status line says it.
+    static func liveText(behindEdge seconds: Double) -> String {
+        let whole = Int(max(0, seconds).rounded())
+        return whole == 0 ? "LIVE" : "LIVE −\(whole)s"
     }
 
     /// Draws `layout` over what is in the back buffer.

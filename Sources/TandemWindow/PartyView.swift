@@ -17,6 +17,8 @@ public final class PartyView: Sendable {
         public var items: Int
         /// This member's sound output ("pulse on speakers: 92 ms reported").
         public var output: String?
+        /// A live item: seconds behind the live edge (shown as "LIVE −Ns" for a duration); nil otherwise.
+        public var behindLive: Double? = nil
 
         public init(party: String, watching: Int, synced: Bool, connected: Bool, skewMs: Double?, items: Int,
                     output: String? = nil) {

@@ -47,6 +47,7 @@ public final class PartyWindowController: WindowController {
                                 duration: player?.duration, segments: segments, status: status, toasts: toasts.toasts,
                                 paused: endReason != nil || player?.state != .playing, volume: sinks.volume, muted: sinks.muted)
         scene.chatLine = chat.text
+        scene.behindLive = snapshot.status?.behindLive
         return scene
     }
 
@@ -95,6 +96,8 @@ public final class PartyWindowController: WindowController {
             Task { await member.request(.item(next)) }
         case .step:
             toast("Frame step is not available in a party")
+        case .goLive:
+            Task { await member.request(.live) }
         case .screenshot, .toggleFullscreen, .toggleMute, .volume, .audioDelay:
             sinks.handleLocal(command, window: window, toast: toast)
         case .cycleSubtitles, .toggleSubtitles, .subtitleDelay, .cycleAudio:

@@ -10,4 +10,6 @@ public enum PartyWindowRequest: Sendable, Equatable {
     case item(Int)
     /// Everyone at this speed (1: normal).
     case rate(Double)
+    /// Everyone to the live stream's hold behind its edge (the party's `live` command).
+    case live
 }

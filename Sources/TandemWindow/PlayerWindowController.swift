@@ -64,6 +64,8 @@ public final class PlayerWindowController: WindowController, PlaybackInputHandli
             seek(by: delta)
         case .step:
             player.step()
+        case .goLive:
+            toast("The live edge (End) is a party's: tandem play reads a live stream at its edge already")
         case .screenshot:
             if let screenshotDirectory {
                 do {

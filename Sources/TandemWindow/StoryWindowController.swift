@@ -87,6 +87,8 @@ public final class StoryWindowController: WindowController {
             if let player { Task { await player.seek(to: max(0, player.position + delta)) } }
         case .step:
             player?.step()
+        case .goLive:
+            toast("The live edge (End) is a live party's")
         case .screenshot, .toggleFullscreen, .toggleMute, .volume, .audioDelay:
             sinks.handleLocal(command, window: window, toast: toast)
         case .cycleSubtitles, .toggleSubtitles, .subtitleDelay, .cycleAudio:

@@ -26,6 +26,9 @@ public enum WindowCommand: Sendable, Equatable {
     case audioDelay(Double)
     /// Play the next audio track (mpv's #).
     case cycleAudio
+    /// Back to the live edge of a live stream, less the party's hold (End, as a browser's player
+    /// goes to a live stream's edge; mpv binds nothing there).
+    case goLive
     /// Close the window (also sent when the window is closed or the process gets SIGINT).
     case quit
 }

@@ -18,6 +18,9 @@ public struct WindowScene: Sendable {
     public var position: Double
     /// Media seconds; nil hides the total and the bar's fill.
     public var duration: Double?
+    /// A live stream: seconds behind its edge, shown as "LIVE −Ns" where a duration would be (and
+    /// no bar's fill: a live stream has no end to measure against).
+    public var behindLive: Double? = nil
     /// The story indicator at the top; nil: none.
     public var segments: StorySegments?
     /// A free status line at the top left (a party's "3 watching · skew +1.2 ms").

@@ -69,7 +69,7 @@ import Testing
         #expect(try PartyProtocol.decode(#"{"type":"bye"}"#) == .bye)
         #expect(try PartyProtocol.decode(#" { "type" : "listParticipants" } "#) == .listParticipants)
         #expect(try PartyProtocol.decode(#"{"t0": 2, "id": 5, "type": "timePing"}"#) == .timePing(TimePing(id: 5, t0: 2)))
-        #expect(try PartyProtocol.decode(#"{"type":"hello","version":7,"party":"p","key":"k","name":"n"}"#)
+        #expect(try PartyProtocol.decode(#"{"type":"hello","version":8,"party":"p","key":"k","name":"n"}"#)
             == .hello(Hello(party: "p", key: "k", name: "n")))
         #expect(try PartyProtocol.decode(#"{"type":"nodes","nodes":[{"host":"h","port":7}]}"#)
             == .nodes(NodeList(nodes: [NodeAddress(host: "h", port: 7)])))
@@ -144,10 +144,31 @@ import Testing
         #expect(decoded.create?.items.first?.live == nil)
     }
 
+    /// Protocol 8: a live item carries the party's hold behind the edge, which the `live` command goes to.
+    @Test func aLiveItemCarriesItsHoldBehindTheEdge() throws {
+        let live = MediaItem(title: "live.m3u8", url: "http://h/live.m3u8", identity: MediaIdentity(duration: 0, streams: []),
+                             live: LiveOrigin(origin: 10, delay: 6))
+        let text = PartyProtocol.encode(.hello(Hello(party: "p", key: "k", name: "n", create: PartyConfig(items: [live]))))
+        #expect(text.contains(#""live":{"delay":6,"origin":10}"#) || text.contains(#""live":{"origin":10,"delay":6}"#), "\(text)")
+        guard case .hello(let decoded) = try PartyProtocol.decode(text) else { Issue.record("not a hello"); return }
+        #expect(decoded.create?.items.first?.live?.delay == 6)
+    }
+
+    /// The `live` command's seek: the edge (the member's moment plus what it read beyond it) less
+    /// the hold; nothing when the party is already within half a second of that (never backwards).
+    @Test func theLiveCommandGoesToTheHoldBehindTheEdge() {
+        let held = LiveOrigin(origin: 10, delay: 6)
+        #expect(held.livePosition(from: 20, readAhead: 16) == 30)
+        #expect(held.livePosition(from: 20, readAhead: 6.4) == nil)
+        #expect(held.livePosition(from: 20, readAhead: 2) == nil)
+        let unmeasured = LiveOrigin(origin: 10)
+        #expect(unmeasured.livePosition(from: 20, readAhead: 10) == 20 + 10 - LiveOrigin.fallbackDelay)
+    }
+
     @Test func missingRequiredFieldIsReported() {
         #expect(decodeError(#"{"type":"timePing","id":1}"#) == .badFields(type: "timePing", detail: "missing \"t0\""))
         #expect(decodeError(#"{"type":"chat"}"#) == .badFields(type: "chat", detail: "missing \"text\""))
-        #expect(decodeError(#"{"type":"hello","version":7,"party":"p","name":"n"}"#)
+        #expect(decodeError(#"{"type":"hello","version":8,"party":"p","name":"n"}"#)
             == .badFields(type: "hello", detail: "missing \"key\""))
         // Nested: a left whose participant lacks joinedAt.
         guard case .badFields(let type, let detail) = decodeError(

@@ -16,7 +16,7 @@ struct KeyBindingTests {
         (SDLK_9, 0, .volume(-2)), (SDLK_0, 0, .volume(2)), (SDLK_q, 0, .quit), (SDLK_ESCAPE, 0, .quit),
         (SDLK_j, 0, .cycleSubtitles(forward: true)), (SDLK_j, shift, .cycleSubtitles(forward: false)),
         (SDLK_v, 0, .toggleSubtitles), (SDLK_z, 0, .subtitleDelay(-0.1)), (SDLK_x, 0, .subtitleDelay(0.1)),
-        (SDLK_HASH, 0, .cycleAudio), (SDLK_3, shift, .cycleAudio),
+        (SDLK_HASH, 0, .cycleAudio), (SDLK_3, shift, .cycleAudio), (SDLK_END, 0, .goLive),
     ]
 
     @Test(arguments: bindings)

@@ -116,5 +116,20 @@ extension SDLTests {
         func clockText(seconds: Double, text: String) {
             #expect(OverlayRenderer.clock(seconds) == text)
         }
+
+        /// A live item shows how far behind the edge it is where a duration would be, and no fill.
+        @Test func aLiveItemShowsLiveAndHowFarBehind() throws {
+            SDLTests.useHeadlessDrivers()
+            let window = try PlayerWindow(title: "live", size: Self.size)
+            defer { window.close() }
+            let overlay = OverlayRenderer(renderer: window.renderer, fontPath: "/nonexistent/font.ttf", logger: window.logger)
+            defer { overlay.destroy() }
+            var scene = WindowScene(position: 75, duration: 0)
+            scene.behindLive = 6.4
+            let layout = overlay.layout(scene, size: Self.size, now: 0)
+            #expect(layout.clock == "1:15 · LIVE −6s")
+            #expect(layout.barFill == nil)
+            #expect(OverlayRenderer.liveText(behindEdge: 0.3) == "LIVE")
+        }
     }
 }

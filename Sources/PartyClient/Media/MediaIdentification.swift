@@ -37,11 +37,24 @@ public enum MediaIdentification {
 
     /// ``identify(url:inputOptions:)``, and for a live stream the party's origin: the first stream
     /// time this open saw (its start), which every member's positions then count from.
-    public static func examine(url: String, inputOptions: [String: String] = [:]) throws(OpenError) -> (identity: MediaIdentity, live: LiveOrigin?) {
+    /// A live HLS playlist's origin is ``LiveHold``'s: `liveDelay` seconds behind its edge, or three
+    /// segments (its default entry); another live stream's is where this open entered it (at its
+    /// edge: nothing earlier is there for anyone), without a measured hold.
+    public static func examine(url: String, inputOptions: [String: String] = [:],
+                               liveDelay: Double? = nil) throws(OpenError) -> (identity: MediaIdentity, live: LiveOrigin?) {
         let input = try InputFile(url: url, options: inputOptions)
         try input.requireByteRanges()
         let info = input.info()
-        return (layout(of: info), info.live ? LiveOrigin(origin: info.startSeconds) : nil)
+        guard info.live else { return (layout(of: info), nil) }
+        guard info.container.split(separator: ",").contains("hls"),
+              let window = LiveHold.window(url: url, entry: info.startSeconds, inputOptions: inputOptions) else {
+            return (layout(of: info), LiveOrigin(origin: info.startSeconds))
+        }
+        do throws(LiveHold.TooLong) {
+            return (layout(of: info), try LiveHold.origin(in: window, delay: liveDelay, url: url))
+        } catch {
+            throw OpenError(url: url, reason: error.reason)
+        }
     }
 
     /// Duration and one line per stream.

@@ -14,7 +14,10 @@ public enum PartyProtocol {
     /// 7: an item can be live (`MediaItem.live`, ``LiveOrigin``): its positions are on the stream's own
     ///    time line from the party's origin. A version-6 member would count from its own entry into the
     ///    stream and show another moment than the others'.
-    public static let version = 7
+    /// 8: a live item carries the party's hold behind the live edge (``LiveOrigin/delay``), which
+    ///    the `live` command (any member's End key) brings everyone back to. A version-7 member would
+    ///    not know how far behind the edge the party means to be.
+    public static let version = 8
     /// Largest message accepted (bytes of JSON). A welcome with 50 chat lines and a long participant
     /// list stays far below it; anything larger is an attack or a bug.
     public static let maxMessageBytes = 64 * 1024

@@ -19,9 +19,10 @@ package enum MemberSession {
             isJoined: { await member.status.me != nil },
             afterJoin: afterJoin,
             script: script,
-            perform: { step in await member.request(step.action, value: step.value) },
-            // "/who" lists who is here; anything else is chat.
-            typed: { text in if text == "/who" { await member.listParticipants() } else { await member.chat(text) } },
+            perform: { step in
+                if let action = step.action { await member.request(action, value: step.value) } else { await member.goLive() }
+            },
+            typed: { text in await PartyMemberControls(member: member).chat(text) },
             duration: duration,
             leave: { await member.leave() },
             window: window,

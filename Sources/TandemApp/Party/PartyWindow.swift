@@ -49,9 +49,10 @@ package struct PartyWindow: Sendable {
         let refresher = Task.detached {
             while !Task.isCancelled {
                 let s = await member.status
-                view.update(status: PartyView.Status(party: s.party, watching: s.participants.count, synced: s.synced,
-                                                     connected: s.connected, skewMs: s.skewMs, items: s.items,
-                                                     output: sound.output?.summary),
+                var status = PartyView.Status(party: s.party, watching: s.participants.count, synced: s.synced,
+                                              connected: s.connected, skewMs: s.skewMs, items: s.items, output: sound.output?.summary)
+                status.behindLive = s.behindLive
+                view.update(status: status,
                             player: await member.currentPlayer, item: await member.currentItem)
                 try? await Task.sleep(for: PartyView.refreshInterval)
             }
@@ -117,12 +118,18 @@ package struct PartyMemberControls: PartyControls {
         case .seek(let position): await member.request(.seek, value: position)
         case .item(let index): await member.request(.item, value: Double(index))
         case .rate(let rate): await member.request(.rate, value: rate)
+        case .live: await member.goLive()
         }
     }
 
-    /// "/who" lists who is here (as on the terminal); anything else is chat.
+    /// Typed in the window or on the terminal: "/who" lists who is here, "/live" brings the party to
+    /// a live stream's hold behind the edge; anything else is chat.
     package func chat(_ text: String) async {
-        if text == "/who" { await member.listParticipants() } else { await member.chat(text) }
+        switch text {
+        case "/who": await member.listParticipants()
+        case "/live": await member.goLive()
+        default: await member.chat(text)
+        }
     }
 
     package func leave() async { await member.leave() }

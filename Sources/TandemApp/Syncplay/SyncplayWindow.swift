@@ -40,6 +40,7 @@ package struct SyncplayControls: PartyControls {
         case .seek(let position): await session.seek(to: position)
         case .item: board.post(.refused(reason: "a Syncplay room plays one file at a time"))
         case .rate: board.post(.refused(reason: "a Syncplay room plays at normal speed"))
+        case .live: board.post(.refused(reason: "a Syncplay room has no live edge to go back to"))
         }
     }
 

@@ -31,7 +31,8 @@ extension HostCommand {
     /// Throws the first failure naming its file, URL or page: one that cannot be opened, a server
     /// without byte ranges (members must seek), a URL of another scheme. Opening blocks on I/O:
     /// ``identified(_:)`` runs this on a thread of its own.
-    static func items(_ sources: [PartySource]) throws -> [MediaItem] {
+    /// A live stream's item holds `liveDelay` seconds behind its edge (nil: three segments).
+    static func items(_ sources: [PartySource], liveDelay: Double? = nil) throws -> [MediaItem] {
         try sources.map { source in
             switch source {
             case .file(let file):
@@ -40,12 +41,12 @@ extension HostCommand {
             case .url(let url):
                 try requireHTTP(url, named: url)
                 let title = URL(string: url)?.lastPathComponent ?? ""
-                let examined = try MediaIdentification.examine(url: url)
+                let examined = try MediaIdentification.examine(url: url, liveDelay: liveDelay)
                 return MediaItem(title: title.isEmpty ? url : title, url: url, identity: examined.identity, live: examined.live)
             case .page(let media):
                 try requireHTTP(media.url, named: media.link)
                 var examined: (identity: MediaIdentity, live: LiveOrigin?)
-                do throws(OpenError) { examined = try MediaIdentification.examine(url: media.url) } catch {
+                do throws(OpenError) { examined = try MediaIdentification.examine(url: media.url, liveDelay: liveDelay) } catch {
                     throw OpenError(url: media.link, reason: error.reason)
                 }
                 if examined.identity.duration == 0, examined.live == nil, let duration = media.duration { examined.identity.duration = duration }
@@ -55,9 +56,9 @@ extension HostCommand {
     }
 
     /// ``items(_:)-([PartySource])`` on a thread of its own, off the cooperative pool.
-    static func identified(_ sources: [PartySource]) async throws -> [MediaItem] {
+    static func identified(_ sources: [PartySource], liveDelay: Double? = nil) async throws -> [MediaItem] {
         let result: Result<[MediaItem], any Error> = await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: Result { try items(sources) }) }
+            Thread.detachNewThread { continuation.resume(returning: Result { try items(sources, liveDelay: liveDelay) }) }
         }
         return try result.get()
     }

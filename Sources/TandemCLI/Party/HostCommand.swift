@@ -35,6 +35,10 @@ struct HostCommand: AsyncParsableCommand {
     @OptionGroup(title: "Sound") var soundOutput: SoundOutputOptions
     @Option(help: "Commands at seconds after joining, e.g. \"play@1,pause@5,seek:10@7,rate:1.5@9\".") var script: String?
     @Option(help: "Leave (ending the party) after this many seconds.") var duration: Double?
+    @Option(name: .customLong("live-delay"),
+            help: ArgumentHelp("A live stream's party holds this far behind the live edge (default: three segments, as HLS players do).",
+                               valueName: "seconds"))
+    var liveDelay: Double?
     @Flag(help: "Events as JSON lines.") var json = false
     @Option(help: "Serve a subset of mpv's JSON IPC on this UNIX socket (see docs/ipc.md).") var ipc: String?
     @Option(help: ArgumentHelp("The --server's certificate fingerprint (as `tandem serve` prints it); default: trust on first use.",
@@ -66,6 +70,7 @@ struct HostCommand: AsyncParsableCommand {
             throw ValidationError("--insecure contradicts --cert, --server-fp and --ca")
         }
         if let script { _ = try PartyScript(parsing: script) }
+        if let liveDelay, !(liveDelay >= 0 && liveDelay.isFinite) { throw ValidationError("--live-delay must be a number of seconds, 0 or more") }
         if let party, party.isEmpty || party.contains("/") || party.contains("?") { throw ValidationError("--party must be a plain name") }
         if server != nil, noPortMapping || publicAddress != nil {
             throw ValidationError("--no-port-mapping and --public-address are for serving the party here, not with --server")
@@ -96,7 +101,7 @@ struct HostCommand: AsyncParsableCommand {
         }
         let items: [MediaItem]
         do {
-            items = try Self.fitting(try await Self.identified(sources), say: { printError($0) })
+            items = try Self.fitting(try await Self.identified(sources, liveDelay: liveDelay), say: { printError($0) })
         } catch {
             printError("\(error)")
             await window?.close()

@@ -32,8 +32,8 @@ struct SyncplayJoin {
         if let file = options.file, !FileManager.default.fileExists(atPath: file) {
             throw ValidationError("--file \(file): no such file")
         }
-        if let script, let step = script.steps.first(where: { ![.play, .pause, .seek].contains($0.action) }) {
-            throw ValidationError("a Syncplay room knows play, pause and seek; not \(step.action.rawValue)")
+        if let script, let step = script.steps.first(where: { $0.action.map { ![.play, .pause, .seek].contains($0) } ?? true }) {
+            throw ValidationError("a Syncplay room knows play, pause and seek; not \(step.action?.rawValue ?? "live")")
         }
     }
 
@@ -80,7 +80,7 @@ struct SyncplayJoin {
                 case .play: await session.setPaused(false)
                 case .pause: await session.setPaused(true)
                 case .seek: await session.seek(to: step.value ?? 0)
-                case .rate, .item: break
+                case .rate, .item, nil: break
                 }
             },
             typed: { text in await session.typed(text) },

@@ -56,7 +56,7 @@ public actor PartyMember {
     static let maxTick = 0.05
 
     public let options: Options
-    private var core: ParticipantCore
+    private(set) var core: ParticipantCore
     /// Where the connection to the party is (the node dialled, redirects, back-off, the outcome).
     private var connection: Connection
     /// The open connection to the node, if any.
@@ -64,11 +64,13 @@ public actor PartyMember {
     /// The back-off wait under way, if any (a leave ends it).
     private var backoffWait: Task<Void, Never>?
     /// Player work (seeks, item switches, clock switches, corrections), on a task of its own.
-    private let playback: MemberPlayback
+    let playback: MemberPlayback
     /// The item whose end already asked for the next (once per item).
     private var advancedFrom: Int?
+    /// The live item whose stream's end was said (once per end).
+    var liveEndSaid: Int?
     private let clock = MonotonicTimeSource()
-    private let notices: @Sendable (PartyNotice) -> Void
+    let notices: @Sendable (PartyNotice) -> Void
     /// Where streamed media is opened: the party's own origin when insecure, else the loopback tunnel's.
     private let mediaOrigin: OriginBox
     /// The guest's door to the party node's media (through the pinned TLS unless insecure), which follows
@@ -270,20 +272,6 @@ public actor PartyMember {
         perform([core.request(action, value: value)])
     }
 
-    /// The `live` command (End, `/live`, a script's `live`): everyone to the live item's hold behind
-    /// the edge (``LiveOrigin/livePosition(from:readAhead:)``: what this member's player has read
-    /// beyond its moment reaches the edge), asked as a seek; one line says why not otherwise.
-    public func goLive() async {
-        let shown = playback.snapshot
-        guard let item = shown.item, let items = core.config?.items, items.indices.contains(item), let live = items[item].live,
-              let player = shown.player else { return notices(.refused("not a live stream: End and /live bring a live party back to its edge")) }
-        let readAhead = player.buffer.readAhead
-        guard let target = live.livePosition(from: player.position, readAhead: readAhead) else {
-            return notices(.media(String(format: "already at the live edge (LIVE −%.0fs)", readAhead.rounded())))
-        }
-        await request(.seek, value: target)
-    }
-
     public func chat(_ text: String) async { perform([.send(.chat(ChatText(text: text)))]) }
 
     /// Asks the server who is here (answered as a notice).
@@ -305,6 +293,7 @@ public actor PartyMember {
                 advancedFrom = item
                 await request(.item, value: Double(item + 1))
             }
+            await noteLiveEnd(shown)
             let wait = min(max(core.nextWake(after: now) - clock.now(), 0.001), Self.maxTick)
             try? await Task.sleep(nanoseconds: UInt64(wait * 1e9))
         }

@@ -34,6 +34,47 @@ import TestSupportHTTP
         #expect(abs(behind - hold) <= Self.slack, "behind the edge: \(behind) s, hold \(hold) s")
     }
 
+    /// The broadcaster ends the stream (its playlist gets `EXT-X-ENDLIST`): every member plays on to
+    /// its last picture and stops there, in sync, and nobody waits for more or fails.
+    @Test func aStreamThatEndsEndsThePartysItem() async throws {
+        let live = try await LiveHLS.start(segments: 4)
+        let server = try await StaticFileServer.start(root: live.folder.path)
+        var processes: [ChildProcess] = []
+        defer {
+            processes.forEach { $0.kill() }
+            live.stopNow()
+            Task { await server.stop() }
+        }
+        let host = try ChildProcess.tandem(["host", "--headless", "--json", "--listen", "127.0.0.1:0", "--script", "play@0.5",
+                                            "--duration", "90", server.url(LiveHLS.playlist)])
+        processes.append(host)
+        let linkLine = try await host.line(within: 60) { $0.contains("\"link\"") }
+        let link = try #require(JSONLines.objects(linkLine).first?["link"] as? String)
+        let empty = try TemporaryFolder("live-end")
+        defer { empty.remove() }
+        let guest = try ChildProcess.tandem(["join", "--headless", "--json", "--name", "Ann", "--media", empty.path, "--duration", "80", link])
+        processes.append(guest)
+        @Sendable func status(_ line: String) -> [String: Any]? { JSONLines.events("status", in: line).first }
+        _ = try await guest.line(within: 90) { line in
+            guard let s = status(line), s["synced"] as? Bool == true else { return false }
+            return (s["position"] as? Double ?? 0) >= 2
+        }
+        try await live.end()
+        // Each says so once, and the party pauses at the end for everyone: no clock counts on past it
+        // (before, both went on "playing" for as long as the party lasted).
+        var stops: [Double] = []
+        for member in [host, guest] {
+            _ = try await member.line(within: 60) { $0.contains("the live stream has ended") }
+            let paused = try await member.line(within: 30) { line in
+                guard let s = status(line), s["playing"] as? Bool == false, s["synced"] as? Bool == true else { return false }
+                return (s["position"] as? Double ?? 0) >= 2
+            }
+            stops.append(try #require(status(paused)?["position"] as? Double))
+        }
+        #expect(abs(stops[0] - stops[1]) < 0.05, "paused at \(stops)")
+        #expect(host.standardOutput.components(separatedBy: "the live stream has ended").count == 2, "\(host.standardOutput.suffix(600))")
+    }
+
     /// A pause lets the party fall behind the edge; `live` brings host and guest back to the hold.
     @Test func theLiveCommandBringsEveryoneBackToTheHold() async throws {
         let live = try await LiveHLS.start(segments: 6)

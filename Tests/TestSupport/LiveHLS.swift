@@ -65,6 +65,16 @@ public final class LiveHLS: Sendable {
         folder.remove()
     }
 
+    /// Ends the stream as a broadcaster does: ffmpeg stops on SIGTERM as on `q`, writing the
+    /// playlist's last segment and `EXT-X-ENDLIST`. The folder stays, served as it is.
+    public func end() async throws {
+        process.terminate()
+        _ = try await process.exit(within: defaultBound)
+        guard playlistText.contains("#EXT-X-ENDLIST") else {
+            throw ChildProcess.SpawnFailure(description: "ffmpeg ended the live stream without EXT-X-ENDLIST: \(process.standardError)")
+        }
+    }
+
     /// Kills ffmpeg and removes the folder at once, for a `defer`.
     public func stopNow() {
         process.kill()

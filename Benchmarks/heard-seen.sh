@@ -23,12 +23,16 @@
 #            B a browser guest: Debian's Chromium, headless, joining the party's browser link
 #            (Benchmarks/browser_guest.py over chromedriver), its sound on sink b. Also prints the page's
 #            own measured error while playing.
+#   live     Heard apart on a live stream: the clip looped by ffmpeg as a live HLS stream (2 s segments, a
+#            window of ten) on loopback; member A joins at once, member B LIVE_JOIN s later with its party
+#            connection through `tandem bench link` (LINK_MS ± JITTER_MS each way). Prints the lags as
+#            `heard`, with B's join as a step: how soon after joining B is heard in sync, and p95 after.
 #   sanity   The method's own error: a WAV whose right channel is the left delayed by 1.2345 ms, played
 #            into `rec` (must read +1.2345); one player's sound on both channels through the two remap
 #            sinks (a combine sink over a and b; must read 0), for tandem and mpv; mpv --audio-delay=0.1
 #            against plain mpv in the lip-sync capture (must read +100 ms).
 #
-# Usage: Benchmarks/heard-seen.sh [heard] [seen] [lipsync] [browser] [sanity]   (default: heard seen lipsync)
+# Usage: Benchmarks/heard-seen.sh [heard] [seen] [lipsync] [browser] [live] [sanity]   (default: heard seen lipsync)
 #   TANDEM=path       the tandem binary (default: swift build -c release)
 #   MEMBER_OPTS="…"   extra options for both members and for `tandem play` (e.g. "--ao=pulse")
 #   A_ENV="V=x …", B_ENV="V=x …"   environment of member A / B only (e.g. B_ENV="PULSE_LATENCY_MSEC=150")
@@ -47,6 +51,10 @@ HEARD_SCRIPT=${HEARD_SCRIPT:-"play@1,pause@9,play@12,seek:30@16,seek:8@22,rate:1
 SEEN_SCRIPT=${SEEN_SCRIPT:-"play@1,pause@16,play@18,seek:35@22,end@37"}
 LIP_CASES=${LIP_CASES:-"tandem mpv tandem:PULSE_LATENCY_MSEC=150 mpv:PULSE_LATENCY_MSEC=150"}
 SETTLE=${SETTLE:-3}   # seconds the members get after both windows are up, before the first command
+LIVE_SCRIPT=${LIVE_SCRIPT:-"play@1,pause@22,play@25,end@40"}  # the live step's host commands
+LIVE_JOIN=${LIVE_JOIN:-8}    # seconds after the live step's script starts that B joins (the issue's late joiner)
+LINK_MS=${LINK_MS:-50}       # B's party connection: one-way delay each way (tandem bench link) …
+JITTER_MS=${JITTER_MS:-20}   # … ± this, uniform per chunk, never reordering
 
 scripts/install-deps.sh pulseaudio pulseaudio-utils mpv xdotool x11-utils chromium chromium-driver >&2
 if [ -z "${TANDEM:-}" ]; then swift build -c release --product tandem >&2; fi
@@ -312,6 +320,69 @@ browser() {
     keep "$work/browser.nut" "$work/browser-B.jsonl"
 }
 
+# ------------------------------------------------------------------ a live stream, a late member over a slow link
+live() {
+    echo "== a live stream heard apart: B joins ${LIVE_JOIN} s after the start over a ${LINK_MS} ± ${JITTER_MS} ms link;" \
+         "host script $LIVE_SCRIPT"
+    describe
+    start_x 1920 1080
+    start_pulse live
+    # The bar-coded pink-noise clip looped as a live HLS stream in real time (2 s segments, a window of
+    # ten: a broadcaster's usual), served by Python's http.server on loopback.
+    mkdir -p "$work/live"
+    ffmpeg -v error -re -stream_loop -1 -i "$cache/noise.mp4" -c copy -f hls -hls_time 2 -hls_list_size 10 \
+        -hls_flags delete_segments "$work/live/live.m3u8" > "$work/live-ffmpeg.log" 2>&1 < /dev/null &
+    pids+=($!)
+    local port
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    python3 -m http.server "$port" --bind 127.0.0.1 --directory "$work/live" > "$work/live-http.log" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 200); do [ "$(grep -c EXTINF "$work/live/live.m3u8" 2>/dev/null || echo 0)" -ge 4 ] && break; sleep 0.1; done
+    # shellcheck disable=SC2086
+    "$tandem" host "http://127.0.0.1:$port/live.m3u8" --headless --listen 127.0.0.1:0 --no-port-mapping --name host \
+        --ipc "$work/host.sock" --json ${LIVE_HOST_OPTS:-} > "$work/live-host.out" 2> "$work/live-host.err" &
+    pids+=($!)
+    wait_for "$work/live-host.out" '"link"'
+    link=$(sed -n 's/.*"link":"\([^"]*\)".*/\1/p' "$work/live-host.out" | head -1)
+    local addr proxied
+    addr=$(sed 's|^tandem://\([^/]*\)/.*|\1|' <<< "$link")
+    "$tandem" bench link --listen 127.0.0.1:0 --to "$addr" --latency "$LINK_MS" --jitter "$JITTER_MS" --seed 1 --duration 600 \
+        > "$work/live-link.out" 2> "$work/live-link.err" &
+    pids+=($!)
+    wait_for "$work/live-link.out" "listening on"
+    proxied=$(sed -n 's/^listening on //p' "$work/live-link.out")
+    # shellcheck disable=SC2086
+    env PULSE_SINK=a ${A_ENV:-} "$tandem" join "$link" --name A --json ${MEMBER_OPTS:-} \
+        > "$work/live-A.out" 2> "$work/live-A.err" < /dev/null &
+    pids+=($!)
+    wait_for "$work/live-A.out" "joined party"
+    sleep "$SETTLE"
+    ffmpeg -v error -y -copyts -f pulse -i rec.monitor -c:a copy -f nut "$work/live.nut" < /dev/null &
+    local rec=$!
+    pids+=($rec)
+    sleep 0.5
+    "${py[@]}" drive "$work/host.sock" "$LIVE_SCRIPT" "$work/live-commands.jsonl" &
+    local driver=$!
+    pids+=($driver)
+    # B joins LIVE_JOIN s after the script started, its party connection through the slow link.
+    sleep "$LIVE_JOIN"
+    # shellcheck disable=SC2086
+    env PULSE_SINK=b ${B_ENV:-} "$tandem" join "${link/$addr/$proxied}" --name B --json ${MEMBER_OPTS:-} \
+        > "$work/live-B.out" 2> "$work/live-B.err" < /dev/null &
+    pids+=($!)
+    echo "{\"step\": \"join B\", \"at\": $LIVE_JOIN, \"sent\": $(date +%s.%N)}" > "$work/live-join.jsonl"
+    wait "$driver" || true
+    sleep 1
+    kill -TERM "$rec"; wait "$rec" 2>/dev/null || true
+    stop_all
+    cat "$work/live-join.jsonl" >> "$work/live-commands.jsonl"
+    "${py[@]}" heard "$work/live.nut" "$work/live-commands.jsonl" --tsv "$work/live.tsv"
+    "${py[@]}" self-skew "$work/live-A.out" "$work/live-B.out"
+    "${py[@]}" underruns "$pulse_log" "$pulse_started" "$work/live-commands.jsonl"
+    echo "B's link: $(cat "$work/live-link.err")"
+    keep "$work/live.nut"
+}
+
 # ------------------------------------------------------------------ the method's own error
 sanity() {
     echo "== sanity: the method's own error"
@@ -349,8 +420,8 @@ sanity() {
 
 for step in $steps; do
     case $step in
-        heard|seen|lipsync|browser|sanity) "$step"; echo "load after $step: $(cut -d' ' -f1-3 /proc/loadavg)" ;;
-        *) echo "unknown step $step (heard, seen, lipsync, browser, sanity)" >&2; exit 2 ;;
+        heard|seen|lipsync|browser|live|sanity) "$step"; echo "load after $step: $(cut -d' ' -f1-3 /proc/loadavg)" ;;
+        *) echo "unknown step $step (heard, seen, lipsync, browser, live, sanity)" >&2; exit 2 ;;
     esac
     echo
 done

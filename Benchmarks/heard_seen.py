@@ -84,8 +84,12 @@ def video(path, width, height, stream="v:0"):
 
 
 def commands(path):
+    """The commands sent (and a member's join, logged as a step "join NAME"), in the order sent."""
     with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
+        return sorted((json.loads(line) for line in f if line.strip()), key=lambda c: c["sent"])
+
+
+IN_SYNC_MS = 5.0  # a joiner counts as heard in sync from its first window within this (issue 27's p95 goal)
 
 
 # ---------------------------------------------------------------- drive
@@ -231,6 +235,14 @@ def heard(path, command_log, tsv=None):
     for c, lo, hi in spans:
         sel = [r["lagMs"] for r in good if lo <= r["t"] < hi]
         print(line(f"{c['step']}@{c.get('at', c['sent'] - t0):g} (next {hi - c['sent']:.1f} s)", summarize(sel)))
+    for c in cmds:
+        if not c["step"].startswith("join"):
+            continue
+        first = next((r for r in good if r["t"] >= c["sent"] and abs(r["lagMs"]) <= IN_SYNC_MS), None)
+        after = [r["lagMs"] for r in good if first and r["t"] >= first["t"]]
+        print(f"{c['step']}: heard in sync (|lag| ≤ {IN_SYNC_MS:g} ms) "
+              + (f"{first['t'] - c['sent']:.2f} s after joining (the window starting then)" if first else "never")
+              + (f"; from then on {line('', summarize(after))}" if after else ""))
     result = {"all": summarize([r["lagMs"] for r in good]), "windows": len(rows), "measured": len(good)}
     return result
 

@@ -1,8 +1,7 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import TandemCLI
-@testable import TandemApp
-@testable import TandemBench
 
 /// `tandem play`, `probe` and `host` of a URL that cannot be opened: one line naming the URL and
 /// the reason on stderr, and exit status 1 (the built `tandem` binary, run as a user would).
@@ -33,7 +32,7 @@ import Testing
     }
 
     @Test func aHostsItemsAreItsFilesInOrder() throws {
-        let items = try HostCommand.items([TestAssets.path("party.mp4"), TestAssets.path("h264-aac.mp4")])
+        let items = try HostCommand.items([Repository.asset("party.mp4"), Repository.asset("h264-aac.mp4")])
         #expect(items.map(\.title) == ["party.mp4", "h264-aac.mp4"])
         #expect(items.allSatisfy { $0.url == nil && $0.identity.bytes != nil })
     }

@@ -15,11 +15,7 @@ struct SecurityOptions: ParsableArguments {
     var state: StateDirectory { StateDirectory(path: stateDir ?? StateDirectory.defaultPath()) }
 
     /// The one line on the terminal that says a party runs without TLS.
-    func warnIfInsecure() {
-        if insecure {
-            printError("WARNING: --insecure: no TLS; the party key, chat and media cross the network unencrypted")
-        }
-    }
+    func warnIfInsecure() { InsecureWarning.say(if: insecure) }
 }
 
 /// `--cert`/`--cert-key` for a command that serves a party.

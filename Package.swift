@@ -261,14 +261,15 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // What `tandem` does, for every command: the play, party, story and Syncplay sessions and their
-        // windows and outputs, playlists, watch-later, the config file, mpv IPC targets, signals.
+        // What `tandem` does, for every command: the play, party (a host's own server, gateway, media and
+        // router port too), story and Syncplay sessions and their windows and outputs, playlists,
+        // watch-later, the config file, mpv IPC targets, signals.
         .target(
             name: "TandemApp",
             dependencies: [
                 "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity",
                 "PartyClient", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayClient", "SubtitleKit", "TandemBase", "SoundOutput",
-                "YtdlKit",
+                "YtdlKit", "PartyServer", "PortMapping", "SyncplayGateway", "WebMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -293,9 +294,9 @@ let package = Package(
             name: "TandemCLI",
             dependencies: [
                 "TandemApp", "TandemBench", "TandemBase",
-                "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity", "PartyServer",
-                "PartyClient", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayGateway",
-                "SyncplayClient", "PartyService", "SubtitleKit", "SoundOutput", "PortMapping", "WebMedia", "YtdlKit",
+                "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity",
+                "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayGateway",
+                "SyncplayClient", "PartyService", "SubtitleKit", "SoundOutput", "PortMapping", "YtdlKit",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

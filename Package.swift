@@ -261,14 +261,15 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // What `tandem` does, for every command: the play, party, story and Syncplay sessions and their
-        // windows and outputs, playlists, watch-later, the config file, mpv IPC targets, signals.
+        // What `tandem` does, for every command: the play, party (a host's own server, gateway, media and
+        // router port too), story and Syncplay sessions and their windows and outputs, playlists,
+        // watch-later, the config file, mpv IPC targets, signals.
         .target(
             name: "TandemApp",
             dependencies: [
                 "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity",
                 "PartyClient", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayClient", "SubtitleKit", "TandemBase", "SoundOutput",
-                "YtdlKit",
+                "YtdlKit", "PartyServer", "PortMapping", "SyncplayGateway", "WebMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -293,9 +294,9 @@ let package = Package(
             name: "TandemCLI",
             dependencies: [
                 "TandemApp", "TandemBench", "TandemBase",
-                "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity", "PartyServer",
-                "PartyClient", "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayGateway",
-                "SyncplayClient", "PartyService", "SubtitleKit", "SoundOutput", "PortMapping", "WebMedia", "YtdlKit",
+                "PlayerCore", "FFmpegKit", "MediaTime", "PartyKit", "PartySimulator", "PartySecurity",
+                "MPVIPC", "StoryKit", "TandemWindow", "SyncplayKit", "SyncplayGateway",
+                "SyncplayClient", "PartyService", "SubtitleKit", "SoundOutput", "PortMapping", "YtdlKit",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -325,7 +326,8 @@ let package = Package(
         ),
         // What the test targets share: failure-bounded waits, child processes and blocking work
         // kept off the cooperative pool, temporary folders, loopback ports, a UNIX-socket line client, a
-        // WebDriver client on a real headless Chromium.
+        // WebDriver client on a real headless Chromium, the bundled clips, `play --json`'s documented lines,
+        // a subtitled film.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // A certificate authority made in the test (TLS tests only: it links swift-certificates and NIOSSL).
         .target(
@@ -418,10 +420,22 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "MPVIPCTests", dependencies: ["TestSupport", "MPVIPC", .product(name: "Logging", package: "swift-log")]),
+        // What the commands do, as TandemApp's sessions and outputs run it: event lines, playlists, the
+        // config file's values, watch-later, page links' process runner, the party and Syncplay windows.
+        .testTarget(
+            name: "TandemAppTests",
+            dependencies: ["TestSupport", "TandemApp", "MPVIPC", "PlayerCore", "MediaTime", "PartySimulator", "PartyKit", "StoryKit",
+                           "PartyServer", "PartyClient", "SyncplayClient", "SyncplayKit", "TandemWindow", "CSDL2", "SoundOutput",
+                           .product(name: "Logging", package: "swift-log")]
+        ),
+        // The benchmark tools' parts: the delayed link, load statistics, skew phases, summaries.
+        .testTarget(name: "TandemBenchTests", dependencies: ["TandemBench", "TandemApp", "MPVIPC", "PartyKit"]),
+        // The command layer: parsing, checks and help, and every command end to end as a user runs the
+        // built `tandem`.
         .testTarget(
             name: "TandemCLITests",
-            dependencies: ["TestSupport", "TestSupportHTTP", "TandemCLI", "TandemApp", "TandemBench", "MPVIPC", "YtdlKit", "PlayerCore", "FFmpegKit", "MediaTime", "PartySimulator", "PartyKit", "StoryKit",
-                           "PartyServer", "PartyClient", "SyncplayClient", "SyncplayKit", "TandemWindow", "CSDL2", "WebSocketTransport", "SoundOutput",
+            dependencies: ["TestSupport", "TestSupportHTTP", "TandemCLI", "TandemApp", "YtdlKit", "PlayerCore", "FFmpegKit", "PartyKit",
+                           "SyncplayClient", "SyncplayKit", "WebSocketTransport",
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log")]
         ),

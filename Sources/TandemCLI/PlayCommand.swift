@@ -1,9 +1,7 @@
 import TandemApp
 import ArgumentParser
-import FFmpegKit
 import Foundation
 import PlayerCore
-import MPVIPC
 import SubtitleKit
 import TandemWindow
 
@@ -113,57 +111,21 @@ struct PlayCommand: AsyncParsableCommand {
         }
     }
 
+    /// Plays what this command asks for (``PlaySession/run(_:)``) and exits as it ended.
     func play() async throws {
-        FFmpegLog.configure()
-        let wallStart = MonotonicTimeSource().now()
-        // Page links are listed by yt-dlp first: the window is sized and titled after the first video.
-        let resolver = pageLinks.resolver
-        let items: [PlayItem]
-        do { items = try await PlayItem.items(files, resolver: resolver) } catch {
-            printError(error.description)
-            throw ExitCode.failure
+        switch await PlaySession.run(options) {
+        case .played: return
+        case .failed: throw ExitCode.failure
+        case .quitBySignal(let signal): Signals.die(of: signal)
         }
-        if let failures = PlayItem.failures(items) {
-            failures.forEach { printError($0.description) }
-            throw ExitCode.failure
-        }
-        if items.count > 1, framemd5 != nil || wav != nil || snapshot != nil {
-            printError("--framemd5, --wav and --snapshot write one file's output: give one file (\(items.count) given)")
-            throw ExitCode.failure
-        }
-        // The window first: without a display, say so before anything else is opened.
-        let display: WindowedPlayback?
-        do {
-            display = headless || fast ? nil : try await WindowedPlayback.open(items[0].opening, title: items[0].title,
-                                                                               sound: options.sound)
-        } catch {
-            printError(error.description)
-            throw ExitCode.failure
-        }
-        var session = PlaySession(command: options, items: items, resolver: resolver, display: display,
-                                  output: EventOutput(json: json, started: wallStart))
-        await session.play()
-        let windowStats = await display?.window.statistics
-        await display?.close()
-        if let windowStats {
-            session.output.window(shownFrames: windowStats.shownPictures, skippedFrames: windowStats.skippedPictures)
-        }
-        session.output.finished(stats: session.totals, mediaSeconds: session.mediaSeconds,
-                                wallSeconds: MonotonicTimeSource().now() - wallStart)
-        // Quit by a signal: with the position saved and the summary out, die of that signal, so
-        // that a shell running `tandem play` in a loop stops as well (it sees its child killed).
-        if let signal = session.quitSignal { Signals.die(of: signal) }
-        // As before playlists: a file that does not open (or whose outputs fail) is exit status 1;
-        // in a playlist, only when none played.
-        if session.failed { throw ExitCode.failure }
     }
 }
 
 extension PlayCommand {
     /// What the play session reads of these options.
     var options: PlayOptions {
-        PlayOptions(headless: headless, fast: fast, start: start, end: end, loopFile: loopFile, loopPlaylist: loopPlaylist,
-                    shuffle: shuffle, savePositionOnQuit: savePositionOnQuit, noResumePlayback: noResumePlayback,
+        PlayOptions(files: files, resolver: pageLinks.resolver, json: json, headless: headless, fast: fast, start: start, end: end,
+                    loopFile: loopFile, loopPlaylist: loopPlaylist, shuffle: shuffle, savePositionOnQuit: savePositionOnQuit, noResumePlayback: noResumePlayback,
                     watchLaterDir: watchLaterDir, volume: volume, screenshotDir: screenshotDir, speed: speed,
                     framemd5: framemd5, wav: wav, snapshot: snapshot, ipc: ipc, aid: aid, sid: sid, alang: alang,
                     slang: slang, subFiles: subFiles, subDelay: subDelay,

@@ -21,9 +21,9 @@ import TestSupport
         let environment = ["XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
                            "XDG_STATE_HOME": home.appendingPathComponent("state").path]
         // The config does break a plain run: the benchmark would fail on it if it read it.
-        let plain = try await RememberingCommandTests.run(["play", "--fast", TestAssets.path("video-only.mp4")], environment: environment)
+        let plain = try await RememberingCommandTests.run(["play", "--fast", Repository.asset("video-only.mp4")], environment: environment)
         #expect(plain.status == 1, "\(plain.stderr)")
-        let bench = try await RememberingCommandTests.run(["bench"] + subcommand + ["--runs", "1", TestAssets.path("video-only.mp4")],
+        let bench = try await RememberingCommandTests.run(["bench"] + subcommand + ["--runs", "1", Repository.asset("video-only.mp4")],
                                                     environment: environment)
         #expect(bench.status == 0, "\(bench.stderr)")
         #expect(bench.stdout.contains("| tandem | reference | ratio |"), "\(bench.stdout)")

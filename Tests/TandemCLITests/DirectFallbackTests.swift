@@ -17,7 +17,7 @@ import TestSupportHTTP
     @Test(arguments: PageLinkFailureTests.commands)
     func aStreamWithoutAnExtensionPlaysWithoutYtdlp(command: [String]) async throws {
         try await PageSite.with { site in
-            try FileManager.default.copyItem(atPath: TestAssets.path("h264-aac.mp4"), toPath: site.folder.path("live"))
+            try FileManager.default.copyItem(atPath: Repository.asset("h264-aac.mp4"), toPath: site.folder.path("live"))
             try await Self.withoutYtdlp { path in
                 let result = try await PageLinkFailureTests.run(command + [site.url("live")], site: site, adding: path)
                 #expect(result.status == 0, "\(result.standardError)")
@@ -30,7 +30,7 @@ import TestSupportHTTP
     /// With yt-dlp there, its generic extractor answers that the URL is media: the same item plays.
     @Test func aStreamWithoutAnExtensionPlaysThroughYtdlp() async throws {
         try await PageSite.with { site in
-            try FileManager.default.copyItem(atPath: TestAssets.path("h264-aac.mp4"), toPath: site.folder.path("live"))
+            try FileManager.default.copyItem(atPath: Repository.asset("h264-aac.mp4"), toPath: site.folder.path("live"))
             let result = try await PageLinkFailureTests.run(["play", "--headless", site.url("live")], site: site)
             #expect(result.status == 0, "\(result.standardError)")
         }

@@ -14,7 +14,7 @@ import TestSupport
         let party = "leak-check-\(Int.random(in: 1000...9999))"
         let token = MediaToken.derive(key: Self.key, party: party)
         let host = try ChildProcess.tandem(["host", "--headless", "--json", "--listen", "127.0.0.1:0", "--party", party, "--key", Self.key,
-                                            "--script", "play@1,seek:2@2", "--duration", "12", TestAssets.path("party.mp4")],
+                                            "--script", "play@1,seek:2@2", "--duration", "12", Repository.asset("party.mp4")],
                                            standardError: .standardOutput)
         defer { host.terminate() }
         let linkLine = try await host.line(within: 60) { $0.contains("\"link\"") }

@@ -1,8 +1,5 @@
 import Foundation
 import Testing
-@testable import TandemCLI
-@testable import TandemApp
-@testable import TandemBench
 
 /// `tandem bench load` end to end with the built binary: a handful of members in two parties against
 /// the `tandem serve` it starts on loopback, TLS (pinned) and plain. Every ping of the window gets its

@@ -7,7 +7,7 @@ import TestSupport
 @Suite struct PageLinkExpiryTests {
     @Test func anExpiredMediaLinkIsResolvedAgainOnce() async throws {
         try await PageSite.with { site in
-            let clip = TestAssets.path("h264-aac.mp4")
+            let clip = Repository.asset("h264-aac.mp4")
             for name in ["old.mp4", "new.mp4"] { try FileManager.default.copyItem(atPath: clip, toPath: site.folder.path(name)) }
             try site.writePage("expiring.html", title: "An Expiring Page", videos: ["old.mp4"])
             let page = site.url("expiring.html")

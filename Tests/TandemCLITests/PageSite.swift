@@ -34,10 +34,10 @@ struct PageSite {
     static func start() async throws -> PageSite {
         let folder = try TemporaryFolder("pages")
         do {
-            let clip = TestAssets.path("h264-aac.mp4")
+            let clip = Repository.asset("h264-aac.mp4")
             try FileManager.default.copyItem(atPath: clip, toPath: folder.path("clip.mp4"))
             try FileManager.default.copyItem(atPath: clip, toPath: folder.path("clip2.mp4"))
-            try FileManager.default.copyItem(atPath: TestAssets.path("party.mp4"), toPath: folder.path("party.mp4"))
+            try FileManager.default.copyItem(atPath: Repository.asset("party.mp4"), toPath: folder.path("party.mp4"))
             try FileManager.default.createDirectory(atPath: folder.path("home"), withIntermediateDirectories: true)
             for (arguments, what) in [
                 (["-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod", "-master_pl_name", "master.m3u8", folder.path("stream.m3u8")], "HLS"),

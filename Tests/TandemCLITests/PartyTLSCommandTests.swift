@@ -1,9 +1,6 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import TandemCLI
-@testable import TandemApp
-@testable import TandemBench
 
 /// TLS as a user meets it, with the built `tandem` binary: `serve` prints its fingerprint, `host
 /// --server` trusts it on first use and puts it in the link, a changed certificate is refused, and a
@@ -38,7 +35,7 @@ import TestSupport
         let address = try await serve.line(startingWith: "listening on ", within: 60).dropFirst("listening on ".count)
         let fingerprint = String(try await serve.line(startingWith: "fingerprint ", within: 60).dropFirst("fingerprint ".count))
 
-        let media = TestAssets.root.appendingPathComponent("assets/party.mp4").path
+        let media = Repository.asset("party.mp4")
         let host = ["host", media, "--server", String(address), "--state-dir", hostState, "--headless", "--duration", "1"]
         let first = try await Self.run(host)
         #expect(first.status == 0, "\(first.stderr)")

@@ -21,7 +21,7 @@ import TestSupport
         let socketPath = temporarySocketPath("pl")
         // Each file loops: only playlist-next leaves the first, only quit ends the second.
         let process = try ChildProcess.tandem(["play", "--headless", "--json", "--loop-file", "--ipc", socketPath,
-                                               TestAssets.path("video-only.mp4"), TestAssets.path("odd-dims.mp4")], standardError: .discard)
+                                               Repository.asset("video-only.mp4"), Repository.asset("odd-dims.mp4")], standardError: .discard)
         let first = try await SocketClient.connect(path: socketPath)
         #expect(try await Self.awaitFile(lasting: 3, first))
         #expect(try await first.request(#"{"command":["playlist-prev"],"request_id":1}"#).contains(#""error":"error running command""#))

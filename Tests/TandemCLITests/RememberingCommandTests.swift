@@ -1,9 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import TandemCLI
 @testable import TandemApp
-@testable import TandemBench
 
 /// Resume positions and the config file through the built `tandem play`, with their own
 /// XDG_STATE_HOME and XDG_CONFIG_HOME.
@@ -15,7 +13,7 @@ import TestSupport
     }
 
     static func firstFrame(_ stdout: String) -> Double? {
-        stdout.split(separator: "\n").compactMap { try? JSONDecoder().decode(PlayEventLinesTests.Line.self, from: Data($0.utf8)) }
+        stdout.split(separator: "\n").compactMap { try? JSONDecoder().decode(PlayEventLines.Line.self, from: Data($0.utf8)) }
             .first { $0.event == "firstFrame" }?.position
     }
 
@@ -25,7 +23,7 @@ import TestSupport
         let environment = ["XDG_STATE_HOME": home.appendingPathComponent("state").path,
                            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path]
         let socket = home.appendingPathComponent("s.sock").path
-        let file = TestAssets.path("video-only.mp4")
+        let file = Repository.asset("video-only.mp4")
         // Headless with --save-position-on-quit: seek to 1.5 s, pause, quit over IPC.
         let process = try ChildProcess.tandem(["play", "--headless", "--save-position-on-quit", "--loop-file", "--ipc", socket, file],
                                               adding: environment, standardOutput: .discard, standardError: .discard)
@@ -50,7 +48,7 @@ import TestSupport
         let home = try TemporaryFolder("remember").url
         defer { try? FileManager.default.removeItem(at: home) }
         let laterDir = home.appendingPathComponent("later").path
-        let file = TestAssets.path("video-only.mp4")
+        let file = Repository.asset("video-only.mp4")
         let process = try ChildProcess.tandem(["play", "--headless", "--json", "--no-config", "--save-position-on-quit", "--loop-file",
                                                "--watch-later-dir", laterDir, file], standardError: .discard)
         // Wait on the output: the interrupt goes once the process says it shows pictures (60 s: a
@@ -75,7 +73,7 @@ import TestSupport
         try "# mine\nstart=0:02\nno-resume-playback\n".write(to: conf, atomically: true, encoding: .utf8)
         let environment = ["XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
                            "XDG_STATE_HOME": home.appendingPathComponent("state").path]
-        let file = TestAssets.path("h264-aac.mp4")
+        let file = Repository.asset("h264-aac.mp4")
         let configured = try await Self.run(["play", "--fast", "--json", file], environment: environment)
         #expect(configured.status == 0, "\(configured.stderr)")
         #expect(Self.firstFrame(configured.stdout) == 2)

@@ -58,7 +58,7 @@ import TestSupport
         _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
         let process = try ChildProcess.tandem(["play", "--headless", "--json", "--no-config", "--save-position-on-quit", "--loop-file",
                                                "--watch-later-dir", blocker.appendingPathComponent("later").path,
-                                               TestAssets.path("video-only.mp4")], standardOutput: .descriptor(writeEnd))
+                                               Repository.asset("video-only.mp4")], standardOutput: .descriptor(writeEnd))
         // SIGKILL at the end: a run that ignores Ctrl-C ignores SIGTERM too (both are heard the same way).
         defer { process.kill() }
 

@@ -6,23 +6,6 @@ import TestSupport
 /// `tandem play --snapshot` with subtitles and `tandem probe`'s track fields, run as a user would
 /// (the built binary on files made by the ffmpeg CLI).
 @Suite struct SubtitleCommandTests {
-    /// Bottom-centre text from 1 to 2 s.
-    static let srt = "1\n00:00:01,000 --> 00:00:02,000\nHELLO THERE\n\n"
-
-    static func ffmpeg(_ arguments: [String]) async throws {
-        let ffmpeg = try await ChildProcess.run("/usr/bin/ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-nostdin"] + arguments)
-        #expect(ffmpeg.status == 0, "ffmpeg \(arguments): \(ffmpeg.standardError)")
-    }
-
-    /// A folder with `film.mkv` (grey 320x240, 3 s, one keyframe) and `film.srt` beside it.
-    static func folder() async throws -> URL {
-        let folder = try TemporaryFolder("subcli").url
-        try await ffmpeg(["-f", "lavfi", "-i", "color=c=gray:s=320x240:r=25:d=3", "-c:v", "libx264", "-g", "1000",
-                    "-pix_fmt", "yuv420p", folder.appendingPathComponent("film.mkv").path])
-        try srt.write(to: folder.appendingPathComponent("film.srt"), atomically: true, encoding: .utf8)
-        return folder
-    }
-
     /// White pixels in the bottom quarter of a snapshot (the grey picture has none).
     static func textPixels(_ png: String) throws -> Int {
         let image = try StillPicture.decode(png, maxSide: 4096)
@@ -44,7 +27,7 @@ import TestSupport
     }
 
     @Test func aSameNamedSRTNextToTheVideoShowsInTheSnapshot() async throws {
-        let folder = try await Self.folder()
+        let folder = try await SubtitledFilm.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let during = try await Self.snapshot(folder, at: 1.48)
         #expect(during.status == 0, "\(during.stderr)")
@@ -58,7 +41,7 @@ import TestSupport
     }
 
     @Test func aMissingSubFileIsOneLineAndExitOne() async throws {
-        let folder = try await Self.folder()
+        let folder = try await SubtitledFilm.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let missing = folder.appendingPathComponent("nope.srt").path
         let result = try await Self.snapshot(folder, at: 1.48, ["--sub-file", missing])
@@ -67,10 +50,10 @@ import TestSupport
     }
 
     @Test func probeShowsLanguageTitleFlagsAndAspect() async throws {
-        let folder = try await Self.folder()
+        let folder = try await SubtitledFilm.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let mkv = folder.appendingPathComponent("tracks.mkv").path
-        try await Self.ffmpeg(["-i", folder.appendingPathComponent("film.mkv").path, "-i", folder.appendingPathComponent("film.srt").path,
+        try await SubtitledFilm.ffmpeg(["-i", folder.appendingPathComponent("film.mkv").path, "-i", folder.appendingPathComponent("film.srt").path,
                          "-map", "0", "-map", "1", "-c:v", "copy", "-c:s", "srt", "-aspect", "16:9",
                          "-metadata:s:s:0", "language=eng", "-metadata:s:s:0", "title=Forced bits",
                          "-disposition:s:0", "default+forced", mkv])

@@ -7,9 +7,7 @@ import Synchronization
 import Testing
 import TestSupport
 import WebSocketTransport
-@testable import TandemCLI
 @testable import TandemApp
-@testable import TandemBench
 
 /// `tandem serve` (the built binary) with its Syncplay gateway from the config file's `syncplay`
 /// key, drained by SIGTERM: the gateway stops taking Syncplay clients at once, a Syncplay client in

@@ -1,8 +1,6 @@
 import Foundation
 import Testing
-@testable import TandemCLI
-@testable import TandemApp
-@testable import TandemBench
+import TestSupport
 
 /// `tandem play`, `probe` and `host` of a URL that cannot be opened: one line naming the URL and
 /// the reason on stderr, and exit status 1 (the built `tandem` binary, run as a user would).
@@ -21,20 +19,5 @@ import Testing
         let result = try await Self.run(command + [url])
         #expect(result.status == 1)
         #expect(result.stderr == "tandem: \(url): HTTP 404 not found\n")
-    }
-
-    @Test func aHostRefusesURLsOfOtherSchemes() {
-        do {
-            _ = try HostCommand.items(["rtmp://127.0.0.1/live/party.mp4"])
-            Issue.record("an rtmp URL became a party item")
-        } catch {
-            #expect("\(error)" == "rtmp://127.0.0.1/live/party.mp4: only http and https URLs can be party items (every member opens the URL itself)")
-        }
-    }
-
-    @Test func aHostsItemsAreItsFilesInOrder() throws {
-        let items = try HostCommand.items([TestAssets.path("party.mp4"), TestAssets.path("h264-aac.mp4")])
-        #expect(items.map(\.title) == ["party.mp4", "h264-aac.mp4"])
-        #expect(items.allSatisfy { $0.url == nil && $0.identity.bytes != nil })
     }
 }

@@ -6,6 +6,12 @@ import SubtitleKit
 
 /// What a play session is asked to do: `tandem play`'s options (mpv's names), as plain values.
 package struct PlayOptions: Sendable {
+    /// Files, folders, URLs of media and page links, played in turn (``PlaySession/run(_:)`` lists them).
+    package var files: [String]
+    /// Resolves page links (nil: `--no-ytdl`, every URL opened as it is).
+    package var resolver: PageLinkResolver?
+    /// Events as JSON lines on standard output (`--json`).
+    package var json: Bool
     package var headless: Bool
     package var fast: Bool
     package var start: PlayTime?
@@ -32,7 +38,10 @@ package struct PlayOptions: Sendable {
     /// The sound outputs to try and the audio delay (nil: no sound output, paced without one).
     package var sound: SoundOptions?
 
-    package init(headless: Bool, fast: Bool, start: PlayTime?, end: PlayTime?, loopFile: Bool, loopPlaylist: Bool, shuffle: Bool, savePositionOnQuit: Bool, noResumePlayback: Bool, watchLaterDir: String?, volume: Int?, screenshotDir: String?, speed: Double, framemd5: String?, wav: String?, snapshot: String?, ipc: String?, aid: TrackChoice, sid: TrackChoice, alang: String?, slang: String?, subFiles: [String], subDelay: Double, sound: SoundOptions? = nil) {
+    package init(files: [String] = [], resolver: PageLinkResolver? = nil, json: Bool = false, headless: Bool, fast: Bool, start: PlayTime?, end: PlayTime?, loopFile: Bool, loopPlaylist: Bool, shuffle: Bool, savePositionOnQuit: Bool, noResumePlayback: Bool, watchLaterDir: String?, volume: Int?, screenshotDir: String?, speed: Double, framemd5: String?, wav: String?, snapshot: String?, ipc: String?, aid: TrackChoice, sid: TrackChoice, alang: String?, slang: String?, subFiles: [String], subDelay: Double, sound: SoundOptions? = nil) {
+        self.files = files
+        self.resolver = resolver
+        self.json = json
         self.headless = headless
         self.fast = fast
         self.start = start

@@ -1,19 +1,9 @@
 import TandemBase
 import TandemApp
 import ArgumentParser
-import FFmpegKit
 import Foundation
-import SoundOutput
-import Logging
 import PartyKit
-import PartySecurity
-import PartyServer
-import PartyClient
-import PlayerCore
 import PortMapping
-import SyncplayGateway
-import WebMedia
-import Synchronization
 
 struct HostCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -81,165 +71,18 @@ struct HostCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        FFmpegLog.configure()
-        // Page links first (yt-dlp): the window is sized after the first item, and the items are what
-        // the host resolved.
-        let sources: [PartySource]
-        do { sources = try await PartySource.sources(files, resolver: pageLinks.resolver, say: { printError($0) }) } catch {
-            printError(error.description)
-            throw ExitCode.failure
-        }
-        // Then the window: without a display, say so before anything else is opened.
-        let window: PartyWindow?
-        do {
-            window = headless ? nil : try await PartyWindow.open(title: "Tandem party", files: sources.map(\.opening),
-                                                                      subtitles: subtitleOptions.subtitles,
-                                                                      sound: soundOutput.sound(headless: false) ?? SoundOptions(outputs: .none))
-        } catch {
-            printError(error.description)
-            throw ExitCode.failure
-        }
-        let items: [MediaItem]
-        do {
-            items = try Self.fitting(try await Self.identified(sources, liveDelay: liveDelay), say: { printError($0) })
-        } catch {
-            printError("\(error)")
-            await window?.close()
-            throw ExitCode.failure
-        }
-        let headlessSound = headless ? soundOutput.headlessSound() : nil
-        defer { headlessSound?.close() }
-        var logger = Logger(label: "tandem.host")
-        logger.logLevel = .warning
-        var rng = SystemRandomNumberGenerator()
-        let partyID = party ?? PartyLink.generateID(using: &rng)
-        let secret = key ?? PartyLink.generateKey(using: &rng)
-        security.warnIfInsecure()
-        var serverRunner: PartyServerRunner?
-        var gateway: SyncplayGatewayServer?
-        /// The served party's own certificate fingerprint (nil: insecure): what its reachability check expects.
-        var servedFingerprint: String?
-        let target: HostPort
-        /// How this host trusts the party server, and the fingerprint its link carries.
-        let trust: ServerTrust
-        let linkFingerprint: String?
-        if let server {
-            target = server
-            let connectHost = server.host == "0.0.0.0" || server.host == "::" ? "127.0.0.1" : server.host
-            do {
-                let decided = try await Self.trust(server: HostPort(host: connectHost, port: server.port), pinned: serverFp,
-                                                   ca: ca, security: security)
-                trust = decided.0
-                linkFingerprint = decided.1
-            } catch {
-                printError("\(error)")
-                await window?.close()
-                throw ExitCode.failure
-            }
-        } else {
-            let runner: PartyServerRunner
-            var identity: ServerIdentity?
-            do {
-                identity = security.insecure ? nil : try serving.identity(security)
-                runner = PartyServerRunner(host: listen.host, port: listen.port, tls: try identity?.makeServerContext(), logger: logger)
-                // The host's own member pins its own certificate, whatever names it carries.
-                trust = identity.map { .pinned($0.fingerprint) } ?? .insecure
-                servedFingerprint = identity?.fingerprint
-                linkFingerprint = identity?.selfSigned == true ? identity?.fingerprint : nil
-            } catch {
-                printError("\(error)")
-                await window?.close()
-                throw ExitCode.failure
-            }
-            do {
-                let port = try await runner.start()
-                target = HostPort(host: listen.host, port: port)
-            } catch {
-                printError("cannot listen on \(listen): \(error)")
-                await window?.close()
-                throw ExitCode.failure
-            }
-            serverRunner = runner
-            do { gateway = try await syncplay?.start(parties: runner, identity: identity, defaultHost: listen.host, logger: logger, say: printError) } catch {
-                await runner.stop()
-                await window?.close()
-                throw error
-            }
-            // This host serves its own files to members without a copy, and what browsers play of
-            // them (remuxed segments, AAC sound, WebVTT subtitles) to guests in a browser.
-            let local = Self.localFiles(Array(sources.prefix(items.count)))
-            runner.media.serve(party: partyID, key: secret, files: local, web: WebMediaConverter(files: local, items: items))
-        }
-        let connectHost = target.host == "0.0.0.0" || target.host == "::" ? "127.0.0.1" : target.host
-        let output = PartyOutput(json: json)
-        // Serving here: the internet link (the router's mapping, or --public-address) first, then the
-        // LAN link. On a --server, the server's address.
-        let reach: ServingReach? = server != nil ? nil
-            : startReach(port: target.port, output: output, servedFingerprint: servedFingerprint) { address in
-                PartyLink(host: address.host, port: address.port, party: partyID, key: secret, fingerprint: linkFingerprint,
-                          insecure: security.insecure)
-            }
-        if server != nil {
-            // A server on every address of this machine: its LAN address, which others can dial.
-            let everywhere = target.host == "0.0.0.0" || target.host == "::"
-            let shownHost = everywhere ? InterfaceAddresses.lanAddress()?.description ?? "127.0.0.1" : target.host
-            output.link(PartyLink(host: shownHost, port: target.port, party: partyID, key: secret, fingerprint: linkFingerprint,
-                                  insecure: security.insecure))
-        }
-        let config = PartyConfig(items: items, control: control, handoff: handoff)
-        let folders = Array(Set(files.filter { !$0.contains("://") }.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }))
-        let ownLink = PartyLink(host: connectHost, port: target.port, party: partyID, key: secret, fingerprint: linkFingerprint,
-                                insecure: security.insecure)
-        let member = PartyMember(options: .init(
-            link: ownLink, name: name, create: config,
-            mediaFolders: folders, playerOptions: window?.playerOptions ?? MemberSession.headlessPlayerOptions(sound: headlessSound), advanceAtEnd: items.count > 1,
-            trust: trust, logger: logger)) { notice in
-            output.notice(notice)
-            window?.board.post(notice)
-        }
-        // On a party server, this host's files reach members without a copy through its relay
-        // connection (opened once the party exists; the server never dials the host).
-        let localFiles = Self.localFiles(Array(sources.prefix(items.count)))
-        let relay = server == nil || localFiles.isEmpty ? nil
-            : MediaUpstream(link: ownLink, files: localFiles, seat: { await member.seatToken }, trust: trust,
-                            node: member.node, logger: logger)
-        let relayTask = Mutex<Task<Void, Never>?>(nil)
-        let status = await MemberSession.run(member, output: output, script: try script.map(PartyScript.init(parsing:)),
-                                             duration: duration, ipc: ipc, window: window, afterJoin: {
-            guard let relay else { return }
-            relayTask.withLock { $0 = Task { await relay.run() } }
-        })
-        if let task = relayTask.withLock({ $0 }) {
-            task.cancel()
-            await task.value
-        }
-        // The router's mapping goes first: nothing new should arrive at a party that is closing.
-        await reach?.stop()
-        await gateway?.stop()
-        await serverRunner?.stop()
+        let status = await HostSession(options: try options()).run()
         if status != 0 { throw ExitCode(status) }
     }
-}
 
-extension HostCommand {
-    /// How a host trusts its `--server`, and the fingerprint its link carries: plain with `--insecure`;
-    /// pinned to `--server-fp`; verified (no fingerprint in the link) when the certificate chains to a
-    /// trusted root and names the host; otherwise pinned to what the server shows, trusted on first use
-    /// and remembered in the state folder (a changed fingerprint is refused).
-    static func trust(server: HostPort, pinned: String?, ca: String?, security: SecurityOptions) async throws
-        -> (ServerTrust, String?) {
-        if security.insecure { return (.insecure, nil) }
-        if let pinned { return (.pinned(pinned), pinned) }
-        let roots = ca.map { [$0] } ?? []
-        if await ServerProbe.verifies(host: server.host, port: server.port, extraRoots: roots) {
-            return (.verified(extraRoots: roots), nil)
-        }
-        let seen = try await ServerProbe.fingerprint(host: server.host, port: server.port)
-        let known = KnownServers(state: security.state)
-        if try known.check(address: server.description, seen: seen) == .remembered {
-            printError("trusting \(server) on first use: fingerprint \(seen) (remembered in \(known.path))")
-        }
-        return (.pinned(seen), seen)
+    /// What the host session reads of these options.
+    func options() throws -> HostOptions {
+        HostOptions(files: files, resolver: pageLinks.resolver, server: server, listen: listen, name: name, handoff: handoff,
+                    control: control, party: party, key: key, headless: headless, sound: soundOutput.sound(headless: headless),
+                    script: try script.map(PartyScript.init(parsing:)), duration: duration, liveDelay: liveDelay, json: json, ipc: ipc,
+                    serverFingerprint: serverFp, ca: ca, syncplay: syncplay?.address, noPortMapping: noPortMapping,
+                    publicAddress: publicAddress.flatMap { try? PublicAddress(parsing: $0) }, subtitles: subtitleOptions.subtitles,
+                    insecure: security.insecure, state: security.state, cert: serving.cert, certKey: serving.certKey)
     }
 }
 

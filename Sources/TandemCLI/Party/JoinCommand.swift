@@ -1,13 +1,7 @@
 import TandemApp
 import ArgumentParser
-import FFmpegKit
 import Foundation
-import SoundOutput
-import Logging
 import PartyKit
-import PartySecurity
-import PartyClient
-import PlayerCore
 
 struct JoinCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -45,41 +39,14 @@ struct JoinCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let room = try SyncplayLink.parse(link) { return try await syncplayJoin(room).run() }
-        // An insecure link is refused before anything is opened, unless --insecure accepts it.
-        let link = try parsedLink()
-        if link.insecure {
-            guard security.insecure else {
-                printError("\(link.host):\(link.port) runs an insecure party (tandem+insecure://): the key, chat and media "
-                           + "would cross the network unencrypted; join with --insecure to accept that")
-                throw ExitCode.failure
-            }
-            security.warnIfInsecure()
-        }
-        FFmpegLog.configure()
-        // The window first: without a display, say so before anything else is opened.
-        let window: PartyWindow?
-        do {
-            window = headless ? nil : try await PartyWindow.open(title: "Tandem party", files: [],
-                                                                      subtitles: subtitleOptions.subtitles,
-                                                                      sound: soundOutput.sound(headless: false) ?? SoundOptions(outputs: .none))
-        } catch {
-            printError(error.description)
-            throw ExitCode.failure
-        }
-        let headlessSound = headless ? soundOutput.headlessSound() : nil
-        defer { headlessSound?.close() }
-        var logger = Logger(label: "tandem.join")
-        logger.logLevel = .warning
-        let output = PartyOutput(json: json)
-        let member = PartyMember(options: .init(
-            link: link, name: name, mediaFolders: media.isEmpty ? [".", "assets"] : media,
-            playerOptions: window?.playerOptions ?? MemberSession.headlessPlayerOptions(sound: headlessSound),
-            trust: ServerTrust(link: link, extraRoots: ca.map { [$0] } ?? []), logger: logger)) { notice in
-            output.notice(notice)
-            window?.board.post(notice)
-        }
-        let status = await MemberSession.run(member, output: output, script: try script.map(PartyScript.init(parsing:)),
-                                             duration: duration, ipc: ipc, window: window)
+        let status = await JoinSession(options: try options()).run()
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// What the join session reads of these options.
+    func options() throws -> JoinOptions {
+        JoinOptions(link: try parsedLink(), name: name, headless: headless, sound: soundOutput.sound(headless: headless),
+                    mediaFolders: media.isEmpty ? [".", "assets"] : media, script: try script.map(PartyScript.init(parsing:)),
+                    duration: duration, json: json, ipc: ipc, ca: ca, subtitles: subtitleOptions.subtitles, insecure: security.insecure)
     }
 }

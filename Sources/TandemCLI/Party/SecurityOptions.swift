@@ -13,13 +13,6 @@ struct SecurityOptions: ParsableArguments {
     var insecure = false
 
     var state: StateDirectory { StateDirectory(path: stateDir ?? StateDirectory.defaultPath()) }
-
-    /// The one line on the terminal that says a party runs without TLS.
-    func warnIfInsecure() {
-        if insecure {
-            printError("WARNING: --insecure: no TLS; the party key, chat and media cross the network unencrypted")
-        }
-    }
 }
 
 /// `--cert`/`--cert-key` for a command that serves a party.
@@ -31,11 +24,5 @@ struct ServingOptions: ParsableArguments {
 
     func validate() throws {
         if (cert == nil) != (certKey == nil) { throw ValidationError("--cert and --cert-key go together") }
-    }
-
-    /// The identity to serve with: the given files, or the state folder's self-signed certificate.
-    func identity(_ security: SecurityOptions) throws -> ServerIdentity {
-        if let cert, let certKey { return try ServerIdentity.load(certificateFile: cert, keyFile: certKey) }
-        return try ServerIdentity.loadOrCreate(in: security.state)
     }
 }

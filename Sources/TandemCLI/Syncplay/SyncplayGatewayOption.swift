@@ -1,9 +1,4 @@
-import TandemBase
-import TandemApp
 import ArgumentParser
-import Logging
-import PartySecurity
-import PartyServer
 import SyncplayGateway
 
 /// `--syncplay [HOST:]PORT` of `serve` and a self-serving `host`: where the Syncplay gateway
@@ -21,20 +16,4 @@ struct SyncplayGatewayOption: ExpressibleByArgument, CustomStringConvertible, Se
 
     static let help = ArgumentHelp("Also accept Syncplay clients on [HOST:]PORT: the room is the party ID, the password its key.",
                                    valueName: "[host:]port")
-
-    /// Starts the gateway in front of `parties` and says where it listens with `say` (host: stderr,
-    /// its stdout being the link or JSON lines); a port it cannot have is a clear error, exit 1.
-    /// STARTTLS as ``SyncplayGatewayServer/start(at:parties:identity:logger:)`` offers it.
-    func start(parties: PartyServerRunner, identity: ServerIdentity?, defaultHost: String, logger: Logger,
-               say: (String) -> Void) async throws -> SyncplayGatewayServer {
-        do {
-            let (gateway, line) = try await SyncplayGatewayServer.start(at: address.resolved(defaultHost: defaultHost), parties: parties,
-                                                                        identity: identity, logger: logger)
-            say(line)
-            return gateway
-        } catch {
-            printError(error.description)
-            throw ExitCode.failure
-        }
-    }
 }

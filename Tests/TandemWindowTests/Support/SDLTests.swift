@@ -5,7 +5,7 @@ import TestSupport
 
 /// SDL is process-global (one video and one audio subsystem, environment-chosen drivers): every
 /// test that starts SDL is nested in this suite, which runs them one at a time, each holding
-/// ``AsyncLock/sdl`` (as does any other target's test that starts SDL, e.g. TandemCLITests'
+/// ``AsyncLock/sdl`` (as does any other target's test that starts SDL, e.g. TandemAppTests'
 /// SyncplayWindowChatTests). Each test starts and stops the subsystems it uses.
 @Suite(.serialized, .holdingSDL) enum SDLTests {
     /// Headless drivers: "offscreen" has a renderer and `SDL_RenderReadPixels`; audio goes nowhere

@@ -2,9 +2,8 @@ import MPVIPC
 import MediaTime
 import PlayerCore
 import Testing
-@testable import TandemCLI
+import TestSupport
 @testable import TandemApp
-@testable import TandemBench
 
 /// The IPC `pause` property reports what the player is doing, on the command's instant.
 @Suite struct PlayerReadingTests {
@@ -77,7 +76,7 @@ import Testing
 @Suite(.serialized) struct PlayerIPCTargetPauseTests {
     @Test func pauseFlipsOnTheSwitchInstantNotWhenTheSwitchIsTaken() async throws {
         let time = ManualTimeSource(100)
-        let player = try await Player.open(TestAssets.path("video-only.mp4"),
+        let player = try await Player.open(Repository.asset("video-only.mp4"),
                                            options: PlayerOptions(videoSink: NullVideoSink(), audioSink: nil, timeSource: time))
         await player.waitUntilReady()
         let target = PlayerIPCTarget(player: player, onQuit: {})

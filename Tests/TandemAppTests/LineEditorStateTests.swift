@@ -1,7 +1,5 @@
 import Testing
-@testable import TandemCLI
 @testable import TandemApp
-@testable import TandemBench
 
 struct LineEditorStateTests {
     static func type(_ text: String, into editor: inout LineEditorState) -> [LineEditorState.Event] {

@@ -1,7 +1,5 @@
 import PartyKit
 import Testing
-@testable import TandemCLI
-@testable import TandemApp
 @testable import TandemBench
 
 /// `tandem bench link`: the delay schedule (in order, each delay within latency ± jitter) and one

@@ -3,9 +3,7 @@ import MPVIPC
 import MediaTime
 import StoryKit
 import Testing
-@testable import TandemCLI
 @testable import TandemApp
-@testable import TandemBench
 
 /// `tandem stories --json` as README.md documents it.
 @Suite struct StoryEventLinesTests {

@@ -2,9 +2,7 @@ import Foundation
 import MPVIPC
 import Synchronization
 import Testing
-@testable import TandemCLI
 @testable import TandemApp
-@testable import TandemBench
 
 /// Collects what an output prints as JSON lines, and reads them back.
 final class LineRecorder: Sendable {

@@ -1,34 +1,15 @@
 import Foundation
 import PlayerCore
 import Testing
-@testable import TandemCLI
+import TestSupport
 @testable import TandemApp
-@testable import TandemBench
 
 /// `tandem play --json` as README.md documents it.
 @Suite struct PlayEventLinesTests {
     /// The documented `end` fields.
-    struct End: Decodable, Equatable {
-        var event: String
-        var videoFrames: Int
-        var audioSamples: Int
-        var droppedFrames: Int
-        var durationSeconds: Double
-        var wallSeconds: Double
-    }
-
+    typealias End = PlayEventLines.End
     /// Any line: its kind, plus the fields the other events carry.
-    struct Line: Decodable {
-        var event: String
-        var state: String?
-        var position: Double?
-        var message: String?
-        var sinceStartSeconds: Double?
-        var file: String?
-        var durationSeconds: Double?
-        var video: Bool?
-        var audio: Bool?
-    }
+    typealias Line = PlayEventLines.Line
 
     @Test func endSummaryHasTheDocumentedFieldsInSortedOrder() throws {
         let recorder = LineRecorder()
@@ -49,7 +30,7 @@ import Testing
     }
 
     @Test func playerEventsBecomeLines() async throws {
-        let file = TestAssets.path("video-only.mp4")
+        let file = Repository.asset("video-only.mp4")
         let player = try await Player.open(file, options: PlayerOptions(videoSink: NullVideoSink(), audioSink: nil))
         let recorder = LineRecorder()
         let output = EventOutput(json: true, started: 100, statusLine: false, lines: recorder.writer)

@@ -1,9 +1,7 @@
 import Foundation
 import PartyKit
 import Testing
-@testable import TandemCLI
 @testable import TandemApp
-@testable import TandemBench
 
 /// ``Playlist``'s orders, loops and skips, and folder expansion.
 @Suite struct PlaylistTests {

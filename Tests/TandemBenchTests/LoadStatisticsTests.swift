@@ -1,5 +1,4 @@
 import Testing
-@testable import TandemCLI
 @testable import TandemApp
 @testable import TandemBench
 

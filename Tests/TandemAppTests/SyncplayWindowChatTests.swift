@@ -8,9 +8,7 @@ import SyncplayClient
 import TandemWindow
 import Testing
 import TestSupport
-@testable import TandemCLI
 @testable import TandemApp
-@testable import TandemBench
 
 /// The party window on a Syncplay room (`tandem join syncplay://…` without `--headless`): a line
 /// typed in its chat line (Enter, text, Enter) is the room's chat, heard by another client in the

@@ -2,18 +2,17 @@ import Foundation
 import PartyKit
 import PartySecurity
 import PortMapping
-import TandemApp
 import TandemBase
 
-extension HostCommand {
+extension HostSession {
     /// The links of a party served here, from where it listens and `--no-port-mapping` /
     /// `--public-address` (``ReachPlan``): the router asked for a mapping, the internet link printed
     /// first and the LAN link (the interface's address) after it, plain lines on the way. Returns at
     /// once: the router is asked while the party starts, and the links follow within about 3 s.
     func startReach(port: Int, output: PartyOutput, servedFingerprint: String?,
                     link: @escaping @Sendable (HostPort) -> PartyLink) -> ServingReach {
-        let plan = ReachPlan.decide(listen: listen, port: port, mapping: !noPortMapping,
-                                    publicAddress: publicAddress.flatMap { try? PublicAddress(parsing: $0) },
+        let plan = ReachPlan.decide(listen: options.listen, port: port, mapping: !options.noPortMapping,
+                                    publicAddress: options.publicAddress,
                                     lanAddress: { InterfaceAddresses.lanAddress() })
         let forward = plan.lan.map { "to \($0) " } ?? ""
         let advice = "host the party on a `tandem serve` they can reach (--server HOST:PORT), or forward a TCP port on your router "

@@ -2,17 +2,16 @@ import FFmpegKit
 import Foundation
 import PartyClient
 import PartyKit
-import TandemApp
 
-extension HostCommand {
+extension HostSession {
     /// Bytes of JSON the party's items may take together: the host's hello and every member's
     /// welcome carry them in one message of at most `PartyProtocol.maxMessageBytes`, beside the
     /// participants and recent chat. Half of it leaves those room; a playlist page's media links
     /// (a video site's run to 1–2 KB each) reach it at a few dozen videos.
-    static let itemsBudget = PartyProtocol.maxMessageBytes / 2
+    package static let itemsBudget = PartyProtocol.maxMessageBytes / 2
 
     /// Item index → absolute path, for the items that are local files.
-    static func localFiles(_ sources: [PartySource]) -> [Int: String] {
+    package static func localFiles(_ sources: [PartySource]) -> [Int: String] {
         var out: [Int: String] = [:]
         for (index, source) in sources.enumerated() {
             if case .file(let file) = source { out[index] = URL(fileURLWithPath: file).standardizedFileURL.path }
@@ -21,7 +20,7 @@ extension HostCommand {
     }
 
     /// ``items(_:)-([PartySource])`` of files and URLs of media as given.
-    static func items(_ files: [String]) throws -> [MediaItem] {
+    package static func items(_ files: [String]) throws -> [MediaItem] {
         try items(files.map { $0.contains("://") ? PartySource.url($0) : .file($0) })
     }
 
@@ -32,7 +31,7 @@ extension HostCommand {
     /// without byte ranges (members must seek), a URL of another scheme. Opening blocks on I/O:
     /// ``identified(_:)`` runs this on a thread of its own.
     /// A live stream's item holds `liveDelay` seconds behind its edge (nil: three segments).
-    static func items(_ sources: [PartySource], liveDelay: Double? = nil) throws -> [MediaItem] {
+    package static func items(_ sources: [PartySource], liveDelay: Double? = nil) throws -> [MediaItem] {
         try sources.map { source in
             switch source {
             case .file(let file):
@@ -56,7 +55,7 @@ extension HostCommand {
     }
 
     /// ``items(_:)-([PartySource])`` on a thread of its own, off the cooperative pool.
-    static func identified(_ sources: [PartySource], liveDelay: Double? = nil) async throws -> [MediaItem] {
+    package static func identified(_ sources: [PartySource], liveDelay: Double? = nil) async throws -> [MediaItem] {
         let result: Result<[MediaItem], any Error> = await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: Result { try items(sources, liveDelay: liveDelay) }) }
         }
@@ -65,7 +64,7 @@ extension HostCommand {
 
     /// The items that fit in a party message (``itemsBudget``), in order; the rest are left out,
     /// saying so through `say`. Throws when not even the first fits.
-    static func fitting(_ items: [MediaItem], say: (String) -> Void) throws -> [MediaItem] {
+    package static func fitting(_ items: [MediaItem], say: (String) -> Void) throws -> [MediaItem] {
         let encoder = JSONEncoder()
         var total = 0
         for (index, item) in items.enumerated() {

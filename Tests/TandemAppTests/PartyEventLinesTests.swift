@@ -2,9 +2,7 @@ import Foundation
 import MPVIPC
 import PartyKit
 import Testing
-@testable import TandemCLI
 @testable import TandemApp
-@testable import TandemBench
 
 /// `tandem host/join --json`.
 @Suite struct PartyEventLinesTests {

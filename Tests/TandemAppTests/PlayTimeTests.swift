@@ -1,7 +1,5 @@
 import Testing
-@testable import TandemCLI
 @testable import TandemApp
-@testable import TandemBench
 
 /// mpv's time forms for `--start`/`--end`.
 @Suite struct PlayTimeTests {

@@ -8,19 +8,17 @@ import SoundOutput
 import Testing
 import TestSupport
 import TandemWindow
-@testable import TandemCLI
 @testable import TandemApp
-@testable import TandemBench
 
-/// `--sid`, `--slang` and `--sub-file` of host, join and stories reach the players of the party's
-/// (or the story list's) window: each member's own subtitle choice.
+/// A member's subtitle choice (`--sid`, `--slang` and `--sub-file` of host, join and stories) reaches
+/// the players of the party's (or the story list's) window.
 @Suite struct PartySubtitlesTests {
     @Test func theWindowsPlayersGetTheMembersSubtitles() async throws {
-        let folder = try await SubtitleCommandTests.folder()
+        let folder = try await SubtitledFilm.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let film = folder.appendingPathComponent("film.mkv").path
         let extra = folder.appendingPathComponent("extra.srt")
-        try SubtitleCommandTests.srt.write(to: extra, atomically: true, encoding: .utf8)
+        try SubtitledFilm.srt.write(to: extra, atomically: true, encoding: .utf8)
 
         // As `tandem host film.mkv --sub-file extra.srt --sid 2` builds them: the given file, then film.srt found beside it.
         let choice = PartySubtitles(choice: .id(2), languages: ["en"], files: [extra.path])
@@ -42,7 +40,7 @@ import TandemWindow
     /// only the item's index; the copy's path is the member's to tell). The host, whose window
     /// knows its files and finds their subtitles itself, gets each once.
     @Test func aJoinersLocalCopyBringsItsSameNamedSubtitles() async throws {
-        let hostFolder = try await SubtitleCommandTests.folder()
+        let hostFolder = try await SubtitledFilm.folder()
         let guestFolder = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-subjoin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: guestFolder, withIntermediateDirectories: true)
         defer {
@@ -50,7 +48,7 @@ import TandemWindow
             try? FileManager.default.removeItem(at: guestFolder)
         }
         try FileManager.default.copyItem(at: hostFolder.appendingPathComponent("film.mkv"), to: guestFolder.appendingPathComponent("film.mkv"))
-        try SubtitleCommandTests.srt.write(to: guestFolder.appendingPathComponent("film.srt"), atomically: true, encoding: .utf8)
+        try SubtitledFilm.srt.write(to: guestFolder.appendingPathComponent("film.srt"), atomically: true, encoding: .utf8)
 
         let server = PartyServerRunner(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
         let port = try await server.start()
@@ -91,14 +89,5 @@ import TandemWindow
         await guest.shutDown()
         await host.shutDown()
         await server.stop()
-    }
-
-    @Test func subtitleOptionsParseOnHostJoinAndStories() throws {
-        let join = try JoinCommand.parse(["tandem+insecure://127.0.0.1:9/party/p?key=k", "--sid", "no", "--slang", "de, en"])
-        #expect(join.subtitleOptions.sid == TrackChoice.none)
-        #expect(join.subtitleOptions.subtitles.languages == ["de", "en"])
-        #expect(throws: (any Error).self) { try HostCommand.parse(["a.mp4", "--sub-file", "/nonexistent/x.srt"]) }
-        let stories = try StoriesCommand.parse(["a.mp4", "--sid", "1"])
-        #expect(stories.sid == .id(1))
     }
 }

@@ -1,7 +1,5 @@
 import Testing
-@testable import TandemCLI
 @testable import TandemApp
-@testable import TandemBench
 
 /// The terminal status line, as mpv's.
 @Suite struct StatusLineTests {

@@ -1,6 +1,5 @@
 import MPVIPC
 import Testing
-@testable import TandemCLI
 @testable import TandemApp
 @testable import TandemBench
 

@@ -49,82 +49,75 @@ import TestSupportHTTP
     /// The broadcaster ends the stream (its playlist gets `EXT-X-ENDLIST`): every member plays on to
     /// its last picture and stops there, in sync, and nobody waits for more or fails.
     @Test func aStreamThatEndsEndsThePartysItem() async throws {
-        let live = try await LiveHLS.start(segments: 4)
-        let server = try await StaticFileServer.start(root: live.folder.path)
-        var processes: [ChildProcess] = []
-        defer {
-            processes.forEach { $0.kill() }
-            live.stopNow()
-            Task { await server.stop() }
-        }
-        let host = try ChildProcess.tandem(["host", "--headless", "--json", "--listen", "127.0.0.1:0", "--script", "play@0.5",
-                                            "--duration", "90", server.url(LiveHLS.playlist)])
-        processes.append(host)
-        let linkLine = try await host.line(within: 60) { $0.contains("\"link\"") }
-        let link = try #require(JSONLines.objects(linkLine).first?["link"] as? String)
-        let empty = try TemporaryFolder("live-end")
-        defer { empty.remove() }
-        let guest = try ChildProcess.tandem(["join", "--headless", "--json", "--name", "Ann", "--media", empty.path, "--duration", "80", link])
-        processes.append(guest)
-        @Sendable func status(_ line: String) -> [String: Any]? { JSONLines.events("status", in: line).first }
-        _ = try await guest.line(within: 90) { line in
-            guard let s = status(line), s["synced"] as? Bool == true else { return false }
-            return (s["position"] as? Double ?? 0) >= 2
-        }
-        try await live.end()
-        // Each says so once, and the party pauses at the end for everyone: no clock counts on past it
-        // (before, both went on "playing" for as long as the party lasted).
-        var stops: [Double] = []
-        for member in [host, guest] {
-            _ = try await member.line(within: 60) { $0.contains("the live stream has ended") }
-            // Paused lines, the last of three: the first may come as the pause is heard, before its instant.
-            @Sendable func paused() -> [Double] {
-                JSONLines.events("status", in: member.standardOutput).compactMap { s in
-                    guard s["playing"] as? Bool == false, s["synced"] as? Bool == true, let p = s["position"] as? Double, p >= 2 else { return nil }
-                    return p
-                }
+        try await Self.withParty(segments: 4, script: "play@0.5") { live, host, guest in
+            _ = try await guest.line(within: 90) { line in
+                guard let s = Self.status(line), s["synced"] as? Bool == true else { return false }
+                return (s["position"] as? Double ?? 0) >= 2
             }
-            try await waitUntil("three paused status lines", within: 30, every: .milliseconds(200)) { paused().count >= 3 }
-            stops.append(try #require(paused().last))
+            try await live.end()
+            // Each says so once, and the party pauses at the end for everyone: no clock counts on past it
+            // (before, both went on "playing" for as long as the party lasted).
+            var stops: [Double] = []
+            for member in [host, guest] {
+                _ = try await member.line(within: 60) { $0.contains("the live stream has ended") }
+                // Paused lines, the last of three: the first may come as the pause is heard, before its instant.
+                @Sendable func paused() -> [Double] {
+                    JSONLines.events("status", in: member.standardOutput).compactMap { s in
+                        guard s["playing"] as? Bool == false, s["synced"] as? Bool == true, let p = s["position"] as? Double, p >= 2 else { return nil }
+                        return p
+                    }
+                }
+                try await waitUntil("three paused status lines", within: 30, every: .milliseconds(200)) { paused().count >= 3 }
+                stops.append(try #require(paused().last))
+            }
+            #expect(abs(stops[0] - stops[1]) < 0.05, "paused at \(stops)")
+            #expect(host.standardOutput.components(separatedBy: "the live stream has ended").count == 2, "\(host.standardOutput.suffix(600))")
         }
-        #expect(abs(stops[0] - stops[1]) < 0.05, "paused at \(stops)")
-        #expect(host.standardOutput.components(separatedBy: "the live stream has ended").count == 2, "\(host.standardOutput.suffix(600))")
     }
 
     /// A pause lets the party fall behind the edge; `live` brings host and guest back to the hold.
     @Test func theLiveCommandBringsEveryoneBackToTheHold() async throws {
-        let live = try await LiveHLS.start(segments: 6)
+        try await Self.withParty(segments: 6, script: "play@0.5,pause@2,play@8,live@11", options: ["--live-delay", "2"]) { _, host, guest in
+            // Behind after the pause: playing again, well past the hold.
+            let fallen = try await host.line(within: 90) { line in
+                guard let s = Self.status(line), s["playing"] as? Bool == true, (s["position"] as? Double ?? 0) > 2 else { return false }
+                return (s["behindLiveSeconds"] as? Double ?? 0) >= 5
+            }
+            let fallenAt = try #require(Self.status(fallen)?["position"] as? Double)
+            // Then back at the hold, further on in the stream than playing on would have taken it.
+            for member in [host, guest] {
+                let back = try await member.line(within: 90) { line in
+                    guard let s = Self.status(line), s["playing"] as? Bool == true, s["synced"] as? Bool == true,
+                          (s["position"] as? Double ?? 0) > fallenAt + 4 else { return false }
+                    return abs((s["behindLiveSeconds"] as? Double ?? 99) - 2) <= Self.slack
+                }
+                #expect(Self.status(back) != nil, "\(back)")
+            }
+        }
+    }
+
+    /// The `status` event of a `--json` line, if it is one.
+    @Sendable static func status(_ line: String) -> [String: Any]? { JSONLines.events("status", in: line).first }
+
+    /// A live stream of `segments` listed segments served on loopback, its host (`script`, `options`)
+    /// and a guest joining at once ("Ann", without media of her own): `body` runs with them; all
+    /// are stopped after, whatever it throws.
+    static func withParty(segments: Int, script: String, options: [String] = [],
+                          _ body: (LiveHLS, ChildProcess, ChildProcess) async throws -> Void) async throws {
+        let live = try await LiveHLS.start(segments: segments)
         let server = try await StaticFileServer.start(root: live.folder.path)
+        let empty = try TemporaryFolder("live-edge")
         var processes: [ChildProcess] = []
         defer {
             processes.forEach { $0.kill() }
             live.stopNow()
+            empty.remove()
             Task { await server.stop() }
         }
-        let host = try ChildProcess.tandem(["host", "--headless", "--json", "--listen", "127.0.0.1:0", "--live-delay", "2",
-                                            "--script", "play@0.5,pause@2,play@8,live@11", "--duration", "90", server.url(LiveHLS.playlist)])
+        let (host, link) = try await LivePartyTests.host(server.url(LiveHLS.playlist), script: script, options: options)
         processes.append(host)
-        let linkLine = try await host.line(within: 60) { $0.contains("\"link\"") }
-        let link = try #require(JSONLines.objects(linkLine).first?["link"] as? String)
-        let empty = try TemporaryFolder("live-edge")
-        defer { empty.remove() }
-        let guest = try ChildProcess.tandem(["join", "--headless", "--json", "--name", "Ann", "--media", empty.path, "--duration", "80", link])
+        let guest = try ChildProcess.tandem(["join", "--headless", "--json", "--name", "Ann", "--media", empty.path, "--duration", "100", link])
         processes.append(guest)
-        @Sendable func status(_ line: String) -> [String: Any]? { JSONLines.events("status", in: line).first }
-        // Behind after the pause: playing again, well past the hold.
-        let fallen = try await host.line(within: 90) { line in
-            guard let s = status(line), s["playing"] as? Bool == true, (s["position"] as? Double ?? 0) > 2 else { return false }
-            return (s["behindLiveSeconds"] as? Double ?? 0) >= 5
-        }
-        let fallenAt = try #require(status(fallen)?["position"] as? Double)
-        // Then back at the hold, further on in the stream than playing on would have taken it.
-        for member in [host, guest] {
-            let back = try await member.line(within: 90) { line in
-                guard let s = status(line), s["playing"] as? Bool == true, s["synced"] as? Bool == true,
-                      (s["position"] as? Double ?? 0) > fallenAt + 4 else { return false }
-                return abs((s["behindLiveSeconds"] as? Double ?? 99) - 2) <= Self.slack
-            }
-            #expect(status(back) != nil, "\(back)")
-        }
+        try await body(live, host, guest)
     }
 }

@@ -19,9 +19,9 @@ import TestSupportHTTP
     static let joinGap = 7.0
 
     /// `tandem host` of the live stream at `url` running `script` (its IPC at `ipc`), and its link.
-    static func host(_ url: String, script: String, ipc: String? = nil) async throws -> (ChildProcess, String) {
+    static func host(_ url: String, script: String, ipc: String? = nil, options: [String] = []) async throws -> (ChildProcess, String) {
         let host = try ChildProcess.tandem(["host", "--headless", "--json", "--listen", "127.0.0.1:0", "--script", script,
-                                            "--duration", "120"] + (ipc.map { ["--ipc", $0] } ?? []) + [url])
+                                            "--duration", "120"] + (ipc.map { ["--ipc", $0] } ?? []) + options + [url])
         let linkLine = try await host.line(within: 60) { $0.contains("\"link\"") }
         return (host, try #require(JSONLines.objects(linkLine).first?["link"] as? String))
     }

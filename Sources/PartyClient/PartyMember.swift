@@ -122,7 +122,7 @@ public actor PartyMember {
         /// Media items in the party (several: a story party).
         public var items: Int
         /// A live item: seconds its player has read beyond the moment shown — how far behind the live
-        /// edge it is, as far as it reads ahead (30 s at most); nil for other items.
+        /// edge it is (a live input reads on to the edge: PlayerCore's `ReadAhead.Limits.live`); nil for other items.
         public var behindLive: Double? = nil
     }
 

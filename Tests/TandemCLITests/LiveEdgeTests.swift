@@ -96,6 +96,31 @@ import TestSupportHTTP
         }
     }
 
+    /// A pause longer than the window and the 30 s a network input reads ahead: every member goes
+    /// on reading the stream while paused (before, reading stopped 30 s ahead, and the segments
+    /// after left the playlist's window and were lost), and the party resumes from its moment.
+    @Test func aLongPauseIsHeldByReadingOn() async throws {
+        let pause = 40.0
+        try await Self.withParty(segments: 4, script: "play@0.5,pause@2,play@\(2 + pause)") { _, host, guest in
+            for member in [host, guest] {
+                let held = try await member.line(within: 90) { line in
+                    guard let s = Self.status(line), s["playing"] as? Bool == false, s["synced"] as? Bool == true else { return false }
+                    return (s["behindLiveSeconds"] as? Double ?? 0) >= Self.networkReadAhead + 5
+                }
+                #expect(Self.status(held) != nil)
+            }
+            let resumed = try await guest.line(within: 60) { line in
+                guard let s = Self.status(line), s["playing"] as? Bool == true, s["synced"] as? Bool == true else { return false }
+                return (s["position"] as? Double ?? 0) > 3
+            }
+            // On from the paused moment, not from wherever the stream had got to.
+            #expect((Self.status(resumed)?["position"] as? Double ?? 99) < 10, "\(resumed)")
+        }
+    }
+
+    /// What a network input that is not live reads ahead (PlayerCore's `ReadAhead.Limits.network`).
+    static let networkReadAhead = 30.0
+
     /// The `status` event of a `--json` line, if it is one.
     @Sendable static func status(_ line: String) -> [String: Any]? { JSONLines.events("status", in: line).first }
 

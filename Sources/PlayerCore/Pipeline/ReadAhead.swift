@@ -20,6 +20,11 @@ final class ReadAhead: Sendable {
         /// A network input: up to 30 s of media or 64 MiB, whichever comes first, so a link with
         /// jitter (or a few seconds' outage) never stalls a healthy member; still bounded per player.
         static let network = Limits(maxBytes: 64 * 1024 * 1024, seconds: 30, packets: 0)
+        /// A live stream: its server keeps only a window of it (a live HLS playlist's last segments),
+        /// so what a paused party will play must be read before it goes: read on while paused up to
+        /// the same 64 MiB (about 4 minutes of a 2 Mb/s stream, 1 minute at 8 Mb/s) rather than stop
+        /// at 30 s, after which a pause longer than the window loses the moments in between.
+        static let live = Limits(maxBytes: network.maxBytes, seconds: 600, packets: 0)
     }
 
     let limits: Limits

@@ -150,7 +150,8 @@ public final class Player: Sendable {
         // A network input paced by the clock reads far ahead; a local file (and unpaced decoding,
         // whose clock means nothing) keeps the small queues.
         let streaming = Self.isNetwork(url) && !options.fast
-        let readAhead = ReadAhead(streams: routes.count, limits: streaming ? .network : .local, measuresFromClock: streaming)
+        let limits: ReadAhead.Limits = !streaming ? .local : input.isLive ? .live : .network
+        let readAhead = ReadAhead(streams: routes.count, limits: limits, measuresFromClock: streaming)
         self.readAhead = readAhead
         let demuxer = Demuxer(input: input, routes: routes, control: control, readAhead: readAhead,
                               audioSwitch: audioSwitch, streamStart: start, logger: options.logger)

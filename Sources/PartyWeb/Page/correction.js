@@ -37,8 +37,10 @@ export const MEASURE_INTERVAL = 0.05;
 export const READY_ERROR = 0.1;
 export const READY_READINGS = 5;
 /** An error this large in those first readings (a start or seek that landed off) is corrected at once:
- * a quarter second of readings is good to ±1.5 ms, far inside it. */
-export const QUICK_CORRECTION = 0.01;
+ * a quarter second of readings is good to ±1.5 ms, so any error worth a run (EPISODE_THRESHOLD) is
+ * trusted from there. At 10 ms, a start that landed 5–10 ms off waited the whole second of readings and
+ * a run after it: the heard benchmark's windows within 2 s of a seek read p95 10.7–12.5 ms. */
+export const QUICK_CORRECTION = EPISODE_THRESHOLD;
 /** First guess of how late play() lands (measured 70–90 ms in Chromium), learned from then on. */
 export const INITIAL_LANDING = 0.08;
 /** How much of each start's landing error the learned landing takes on. */

@@ -11,6 +11,12 @@ import NIOPosix
 /// while a region is being streamed wait behind it, in order, and so do flushes. The region's promise
 /// succeeds when its last byte is written, so the responder's "body done" logic (closing its file)
 /// runs after the bytes are out, as with sendfile.
+///
+/// When the connection goes (a browser drops a media request on every seek) while a chunk is being
+/// read, the region's promise and those behind it fail only once that read is back: the file's owner
+/// closes the file when they complete, and `NIOFileHandle.close()` refuses a handle a pool thread is
+/// reading from — a refusal the owner cannot act on, which left the file open (a descriptor leaked
+/// per dropped request, and a debug build's `NIOFileHandle` deinit assertion).
 final class FileRegionReader: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
     typealias OutboundIn = IOData
@@ -39,19 +45,31 @@ final class FileRegionReader: ChannelDuplexHandler, RemovableChannelHandler {
         var reading = false
     }
 
-    private let fileIO: NonBlockingFileIO
+    /// Reads `count` bytes of a file from an offset, off the event loop (NonBlockingFileIO's `read`).
+    typealias ChunkRead = (_ file: NIOFileHandle, _ offset: Int64, _ count: Int, _ allocator: ByteBufferAllocator,
+                           _ loop: any EventLoop) -> EventLoopFuture<ByteBuffer>
+
+    private let readChunk: ChunkRead
     private var streaming: Streaming?
     private var queue = Deque<Pending>()
     private var failed: (any Error)?
 
-    init(fileIO: NonBlockingFileIO = NonBlockingFileIO(threadPool: .singleton)) {
-        self.fileIO = fileIO
+    convenience init(fileIO: NonBlockingFileIO = NonBlockingFileIO(threadPool: .singleton)) {
+        self.init { file, offset, count, allocator, loop in
+            fileIO.read(fileHandle: file, fromOffset: offset, byteCount: count, allocator: allocator, eventLoop: loop)
+        }
+    }
+
+    /// `readChunk`: how a chunk is read (tests hold a read in flight).
+    init(readChunk: @escaping ChunkRead) {
+        self.readChunk = readChunk
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let data = Self.unwrapOutboundIn(data)
         if let failed {
-            promise?.fail(failed)
+            // Behind a read in flight, it fails with the rest when that read is back.
+            if streaming?.reading == true { queue.append(.write(data, promise)) } else { promise?.fail(failed) }
             return
         }
         guard streaming == nil, queue.isEmpty else {
@@ -113,8 +131,7 @@ final class FileRegionReader: ChannelDuplexHandler, RemovableChannelHandler {
         streaming = current
         let count = min(Self.chunkBytes, current.region.readableBytes)
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-        fileIO.read(fileHandle: current.region.fileHandle, fromOffset: Int64(current.region.readerIndex), byteCount: count,
-                    allocator: context.channel.allocator, eventLoop: context.eventLoop)
+        readChunk(current.region.fileHandle, Int64(current.region.readerIndex), count, context.channel.allocator, context.eventLoop)
             .whenComplete { result in
                 let (handler, context) = bound.value
                 handler.read(result, context: context)
@@ -122,7 +139,13 @@ final class FileRegionReader: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func read(_ result: Result<ByteBuffer, any Error>, context: ChannelHandlerContext) {
-        guard var current = streaming, failed == nil else { return }
+        guard var current = streaming else { return }
+        if let failed {
+            // The connection went while this chunk was read: the file is free again, and its owner may close it.
+            current.reading = false
+            streaming = current
+            return failPending(failed)
+        }
         switch result {
         case .failure(let error):
             self.fail(error)
@@ -155,6 +178,14 @@ final class FileRegionReader: ChannelDuplexHandler, RemovableChannelHandler {
     private func fail(_ error: any Error) {
         guard failed == nil else { return }
         failed = error
+        // A chunk being read holds the region's file: its promise (whose completion closes the file)
+        // and the writes behind it wait for that read (``read(_:context:)``).
+        if streaming?.reading == true { return }
+        failPending(error)
+    }
+
+    /// Fails the region streamed and every write behind it.
+    private func failPending(_ error: any Error) {
         streaming?.promise?.fail(error)
         streaming = nil
         while let next = queue.popFirst() {

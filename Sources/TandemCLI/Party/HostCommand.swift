@@ -197,7 +197,7 @@ struct HostCommand: AsyncParsableCommand {
         let localFiles = Self.localFiles(Array(sources.prefix(items.count)))
         let relay = server == nil || localFiles.isEmpty ? nil
             : MediaUpstream(link: ownLink, files: localFiles, seat: { await member.seatToken }, trust: trust,
-                            node: member.node, logger: logger)
+                            node: member.node, web: WebMediaConverter(files: localFiles, items: items), logger: logger)
         let relayTask = Mutex<Task<Void, Never>?>(nil)
         let status = await MemberSession.run(member, output: output, script: try script.map(PartyScript.init(parsing:)),
                                              duration: duration, ipc: ipc, window: window, afterJoin: {

@@ -115,7 +115,7 @@ test("each refusal ends the page with its own line; a restart only retries", () 
     return m.message({ type: "error", code, message }, 2);
   };
   assert.match(refusal("wrongKey", "wrong key")[0].reason, /wrong key — check that the link was copied whole/);
-  assert.match(refusal("versionMismatch", "version mismatch: this server speaks protocol 8, the client 7")[0].reason, /protocol 8.*this page speaks protocol 7/);
+  assert.match(refusal("versionMismatch", "version mismatch: this server speaks protocol 9, the client 8")[0].reason, /protocol 9.*this page speaks protocol 8/);
   assert.match(refusal("unknownParty", "no such party")[0].reason, /no party "p1".*ended, or the link is wrong/);
   assert.equal(refusal("unknownParty", "no such party", true)[0].kind, "notice");
   assert.equal(refusal("serverShutdown", "restarting")[0].kind, "notice");

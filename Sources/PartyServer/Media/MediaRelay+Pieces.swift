@@ -1,0 +1,65 @@
+import PartyKit
+import WebSocketTransport
+
+/// What a party's host converts of its relayed items for browsers (protocol 8): the server asks the
+/// host for a piece (``RelayWebFetch``) on the relay connection that carries the item's bytes, the
+/// host answers with it whole in piece frames (``RelayPieceChunk``), and ``RelayPieces`` keeps it,
+/// so each piece is made and uploaded once however many guests ask. The machine decides; this is
+/// its driver: the lock around it, the sends and the resumptions outside it.
+extension MediaRelay {
+    /// Whether `party`'s host relays its items now and converts them for browsers.
+    func converts(party: String) -> Bool { state.withLock { $0.upstreams[party]?.web ?? false } }
+
+    /// Whether `party`'s host relays its items now.
+    func relays(party: String) -> Bool { state.withLock { $0.upstreams[party] != nil } }
+
+    /// Piece `request` of relayed `item` as `party`'s host converts it: kept, or asked of the host
+    /// (once, however many ask). Throws ``RelayPieceFailure``: `unavailable` when the host does not
+    /// make it (or relays no such item, or converts nothing), `conversion` when making it failed,
+    /// `relay` when the host's relay connection closed first.
+    func piece(party: String, item: Int, _ request: WebMediaRequest) async throws -> [UInt8] {
+        try await withCheckedThrowingContinuation { (waiter: Waiter) in
+            let (actions, connection) = state.withLock { state -> ([RelayPieces<Waiter>.Action], WebSocketConnection?) in
+                guard let upstream = state.upstreams[party], upstream.sizes[item] != nil else {
+                    return ([.answer([waiter], .failure(.unavailable("no item \(item) in this party")))], nil)
+                }
+                guard upstream.web else { return ([.answer([waiter], .failure(.unavailable(Self.notConverted)))], nil) }
+                let id = state.nextID
+                state.nextID += 1
+                let key = RelayPieces<Waiter>.Key(party: party, item: item, request: request)
+                return (state.pieces.wanted(key, by: waiter, id: id), upstream.connection)
+            }
+            perform(actions, on: connection)
+        }
+    }
+
+    /// A binary frame on `party`'s relay connection: a file's chunk or part of a converted piece.
+    func received(_ frame: RelayFrame, party: String) {
+        switch frame {
+        case .chunk(let chunk):
+            received(chunk, party: party)
+        case .piece(let piece):
+            let actions = state.withLock { state -> [RelayPieces<Waiter>.Action] in
+                if state.pieces.isInFlight(piece.id, party: party) { state.uploaded += Int64(piece.data.count) }
+                return state.pieces.received(piece, party: party)
+            }
+            perform(actions, on: nil)
+        }
+    }
+
+    /// Converted pieces kept now.
+    var keptPieces: Int { state.withLock { $0.pieces.keptCount } }
+
+    /// Does what the machine asked, outside the lock: fetches go out on `connection` (the party's
+    /// relay connection when they were decided), answers resume their waiters.
+    func perform(_ actions: [RelayPieces<Waiter>.Action], on connection: WebSocketConnection?) {
+        for action in actions {
+            switch action {
+            case .fetch(_, let fetch):
+                connection?.send(RelayProtocol.encode(.webFetch(fetch)))
+            case .answer(let waiters, let result):
+                for waiter in waiters { waiter.resume(with: result.mapError { $0 as any Error }) }
+            }
+        }
+    }
+}

@@ -5,7 +5,7 @@ import Testing
 /// The converted pieces' state machine, event by event (waiters are plain numbers here).
 @Suite struct RelayPiecesTests {
     typealias Machine = RelayPieces<Int>
-    static let key = Machine.Key(party: "p", item: 0, request: .segment(3))
+    static let key = Machine.Key(party: "p", item: 0, identity: "60", request: .segment(3))
 
     /// The fetches and the answers (waiters → bytes or failure) of some actions.
     static func fetches(_ actions: [Machine.Action]) -> [RelayWebFetch] {
@@ -58,11 +58,11 @@ import Testing
     @Test func theOldestPiecesGoFirstPastTheLimit() {
         var machine = Machine(limit: 100)
         for k in 0..<3 {
-            let key = Machine.Key(party: "p", item: 0, request: .segment(k))
+            let key = Machine.Key(party: "p", item: 0, identity: "60", request: .segment(k))
             _ = machine.wanted(key, by: k, id: k)
             _ = machine.received(RelayPieceChunk(id: k, offset: 0, total: 60, data: [UInt8](repeating: 1, count: 60)), party: "p")
         }
         #expect(machine.keptCount == 1)
-        #expect(Self.fetches(machine.wanted(Machine.Key(party: "p", item: 0, request: .segment(0)), by: 9, id: 9)).count == 1)
+        #expect(Self.fetches(machine.wanted(Machine.Key(party: "p", item: 0, identity: "60", request: .segment(0)), by: 9, id: 9)).count == 1)
     }
 }

@@ -20,13 +20,14 @@ extension MediaRelay {
     func piece(party: String, item: Int, _ request: WebMediaRequest) async throws -> [UInt8] {
         try await withCheckedThrowingContinuation { (waiter: Waiter) in
             let (actions, connection) = state.withLock { state -> ([RelayPieces<Waiter>.Action], WebSocketConnection?) in
-                guard let upstream = state.upstreams[party], upstream.sizes[item] != nil else {
+                guard let upstream = state.upstreams[party], let size = upstream.sizes[item] else {
                     return ([.answer([waiter], .failure(.unavailable("no item \(item) in this party")))], nil)
                 }
                 guard upstream.web else { return ([.answer([waiter], .failure(.unavailable(Self.notConverted)))], nil) }
                 let id = state.nextID
                 state.nextID += 1
-                let key = RelayPieces<Waiter>.Key(party: party, item: item, request: request)
+                let key = RelayPieces<Waiter>.Key(party: party, item: item, identity: upstream.identities[item] ?? "\(size)",
+                                                  request: request)
                 return (state.pieces.wanted(key, by: waiter, id: id), upstream.connection)
             }
             perform(actions, on: connection)

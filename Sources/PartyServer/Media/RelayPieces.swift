@@ -28,6 +28,9 @@ struct RelayPieces<Waiter> {
     struct Key: Hashable, Sendable {
         var party: String
         var item: Int
+        /// What the host offered as the item (its size and, when given, sampled hash): a host that
+        /// comes back with another file under the same index never gets the old file's pieces.
+        var identity: String
         var request: WebMediaRequest
     }
 

@@ -65,4 +65,23 @@ import Testing
         #expect(machine.keptCount == 1)
         #expect(Self.fetches(machine.wanted(Machine.Key(party: "p", item: 0, identity: "60", request: .segment(0)), by: 9, id: 9)).count == 1)
     }
+
+    /// A host is asked a few pieces at once; the rest wait their turn and go out as pieces come in.
+    @Test func aHostIsAskedAFewPiecesAtOnce() {
+        var machine = Machine(limit: 1 << 20)
+        let limit = Machine.maxInFlightPerParty
+        var asked: [RelayWebFetch] = []
+        for k in 0...limit {
+            asked += Self.fetches(machine.wanted(Machine.Key(party: "p", item: 0, identity: "60", request: .segment(k)), by: k, id: 100 + k))
+        }
+        #expect(asked.map(\.id) == Array(100..<(100 + limit)), "one waits its turn")
+        // Another party's host is not held by this one's.
+        #expect(Self.fetches(machine.wanted(Machine.Key(party: "q", item: 0, identity: "60", request: .index), by: 50, id: 50)).count == 1)
+        let done = machine.received(RelayPieceChunk(id: 100, offset: 0, total: 1, data: [9]), party: "p")
+        #expect(Self.fetches(done).map(\.id) == [100 + limit], "its turn came")
+        // The host goes: the pieces on their way fail, and so does one still waiting.
+        _ = machine.wanted(Machine.Key(party: "p", item: 0, identity: "60", request: .segment(99)), by: 99, id: 199)
+        let closed = Self.answers(machine.closed(party: "p", reason: "gone"))
+        #expect(closed.flatMap(\.0).sorted() == Array(1...limit) + [99])
+    }
 }

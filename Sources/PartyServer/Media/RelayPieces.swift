@@ -23,8 +23,15 @@ enum RelayPieceFailure: Error, Equatable, CustomStringConvertible {
 /// relay connection gone), actions out (ask the host, answer waiters). ``MediaRelay`` drives it
 /// under its lock and performs the actions outside it. A piece is asked of the host once however
 /// many wait for it, assembled from its frames (in order, as the host sends them), and kept in
-/// memory, oldest out first, within ``limit`` bytes, so each is made once for all the guests.
+/// memory, oldest out first, within ``limit`` bytes, so each is made once for all the guests. At
+/// most ``maxInFlightPerParty`` pieces of a party are asked at once; the others wait their turn.
 struct RelayPieces<Waiter> {
+    /// Pieces asked of one host at once: its converter makes two at a time
+    /// (`WebMediaConverter.concurrentJobs`), so four keep it busy while finished pieces are on the
+    /// wire, and a host never has more than four pieces (at most 64 MiB each) queued on its relay
+    /// connection, however many segments guests ask for.
+    static var maxInFlightPerParty: Int { 4 }
+
     struct Key: Hashable, Sendable {
         var party: String
         var item: Int
@@ -55,6 +62,8 @@ struct RelayPieces<Waiter> {
     private var keptBytes = 0
     private var waiting: [Key: [Waiter]] = [:]
     private var inFlight: [Int: Assembly] = [:]
+    /// Pieces wanted but not asked yet (a party at ``maxInFlightPerParty``), by party, in order.
+    private var queued: [String: Deque<(id: Int, key: Key)>] = [:]
 
     init(limit: Int) { self.limit = limit }
 
@@ -71,8 +80,23 @@ struct RelayPieces<Waiter> {
         let asked = waiting[key] != nil
         waiting[key, default: []].append(waiter)
         if asked { return [] }
+        guard inFlight.values.count(where: { $0.key.party == key.party }) < Self.maxInFlightPerParty else {
+            queued[key.party, default: []].append((id, key))
+            return []
+        }
+        return [ask(id, key)]
+    }
+
+    private mutating func ask(_ id: Int, _ key: Key) -> Action {
         inFlight[id] = Assembly(key: key)
-        return [.fetch(party: key.party, RelayWebFetch(id: id, item: key.item, piece: WebMediaPath.name(of: key.request)))]
+        return .fetch(party: key.party, RelayWebFetch(id: id, item: key.item, piece: WebMediaPath.name(of: key.request)))
+    }
+
+    /// A piece of `party` is done (made or failed): the next one waiting its turn is asked.
+    private mutating func next(_ party: String) -> [Action] {
+        guard let (id, key) = queued[party]?.popFirst() else { return [] }
+        if queued[party]?.isEmpty == true { queued[party] = nil }
+        return [ask(id, key)]
     }
 
     /// A piece frame from `party`'s host. One whose id is no piece of that party on its way is
@@ -82,7 +106,7 @@ struct RelayPieces<Waiter> {
         guard isInFlight(frame.id, party: party), var assembly = inFlight.removeValue(forKey: frame.id) else { return [] }
         guard frame.offset == Int64(assembly.bytes.count), assembly.total.map({ $0 == frame.total }) ?? true else {
             let piece = WebMediaPath.name(of: assembly.key.request)
-            return fail(assembly.key, .relay("the host sent item \(assembly.key.item)'s \(piece) out of order"))
+            return fail(assembly.key, .relay("the host sent item \(assembly.key.item)'s \(piece) out of order")) + next(party)
         }
         if assembly.total == nil {
             assembly.total = frame.total
@@ -94,17 +118,17 @@ struct RelayPieces<Waiter> {
             return []
         }
         keep(assembly.key, assembly.bytes)
-        return [.answer(waiting.removeValue(forKey: assembly.key) ?? [], .success(assembly.bytes))]
+        return [.answer(waiting.removeValue(forKey: assembly.key) ?? [], .success(assembly.bytes))] + next(party)
     }
 
     /// `party`'s host could not send piece `failure.id`: its waiters get why.
     mutating func failed(_ failure: RelayFailed, party: String) -> [Action] {
         guard isInFlight(failure.id, party: party), let assembly = inFlight.removeValue(forKey: failure.id) else { return [] }
-        return fail(assembly.key, failure.unavailable == true ? .unavailable(failure.reason) : .conversion(failure.reason))
+        return fail(assembly.key, failure.unavailable == true ? .unavailable(failure.reason) : .conversion(failure.reason)) + next(party)
     }
 
-    /// `party`'s relay connection closed: every piece of it on its way fails (what is kept stays,
-    /// as relayed chunks do).
+    /// `party`'s relay connection closed: every piece of it on its way or waiting its turn fails
+    /// (what is kept stays, as relayed chunks do).
     mutating func closed(party: String, reason: String) -> [Action] {
         let gone = inFlight.filter { $0.value.key.party == party }
         var actions: [Action] = []
@@ -112,6 +136,7 @@ struct RelayPieces<Waiter> {
             inFlight[id] = nil
             actions += fail(assembly.key, .relay(reason))
         }
+        for (_, key) in queued.removeValue(forKey: party) ?? [] { actions += fail(key, .relay(reason)) }
         return actions
     }
 

@@ -40,12 +40,21 @@ extension MediaRelay {
         case .chunk(let chunk):
             received(chunk, party: party)
         case .piece(let piece):
-            let actions = state.withLock { state -> [RelayPieces<Waiter>.Action] in
+            let (actions, connection) = state.withLock { state -> ([RelayPieces<Waiter>.Action], WebSocketConnection?) in
                 if state.pieces.isInFlight(piece.id, party: party) { state.uploaded += Int64(piece.data.count) }
-                return state.pieces.received(piece, party: party)
+                // A piece done lets the next one waiting its turn be asked, on the same connection.
+                return (state.pieces.received(piece, party: party), state.upstreams[party]?.connection)
             }
-            perform(actions, on: nil)
+            perform(actions, on: connection)
         }
+    }
+
+    /// `party`'s host could not send a piece (``RelayFailed`` of a web fetch).
+    func pieceFailed(_ failure: RelayFailed, party: String) {
+        let (actions, connection) = state.withLock { state in
+            (state.pieces.failed(failure, party: party), state.upstreams[party]?.connection)
+        }
+        perform(actions, on: connection)
     }
 
     /// Converted pieces kept now.

@@ -194,7 +194,7 @@ public final class MediaRelay: Sendable {
     func received(_ message: RelayMessage, party: String) {
         switch message {
         case .failed(let failure) where state.withLock({ $0.pieces.isInFlight(failure.id, party: party) }):
-            perform(state.withLock { $0.pieces.failed(failure, party: party) }, on: nil)
+            pieceFailed(failure, party: party)
         case .failed(let failure):
             let waiters = state.withLock { state -> [CheckedContinuation<[UInt8], any Error>] in
                 guard let key = state.inFlight[failure.id], key.party == party else { return [] }

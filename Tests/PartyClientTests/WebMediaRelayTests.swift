@@ -185,4 +185,33 @@ import WebSocketTransport
         await host.shutDown()
         await server.stop()
     }
+
+    /// A host still connected that never sends a piece (its converter stuck): the request ends
+    /// with a 502 after the relay's piece timeout (short here), not never.
+    @Test func aPieceTheHostNeverSendsEndsTheRequestAfterTheTimeout() async throws {
+        let relay = MediaRelay(pieceTimeout: .seconds(1))
+        let server = PartyServerRunner(host: "127.0.0.1", port: 0, media: PartyMediaLibrary(relay: relay), logger: Logger(label: "test"))
+        let port = try await server.start()
+        let link = PartyLink(host: "127.0.0.1", port: port, party: "stuck", key: "k", insecure: true)
+        let host = PartyLoopbackTests.member(link, name: "Hana", create: PartyConfig(items: [PartyLoopbackTests.item("party.mp4")]),
+                                             notices: PartyLoopbackTests.Notices())
+        let hostRun = Task { await host.run() }
+        #expect(await eventually { await host.status.me != nil })
+        let seat = try #require(await host.seatToken)
+        let silent = try await WebSocketClient.connect(host: "127.0.0.1", port: port, path: RelayProtocol.path(party: link.party),
+                                                      logger: Logger(label: "test"))
+        silent.send(RelayProtocol.encode(.offer(RelayOffer(party: link.party, seat: seat, items: [.init(index: 0, bytes: 1000)], web: true))))
+        try await waitUntil("the relay offering a converter") { relay.converts(party: link.party) }
+        let cookie = ["Cookie": "tandem-media=\(MediaToken.derive(key: link.key, party: link.party))"]
+        let started = ContinuousClock.now
+        let answer = try await RawHTTP.get(port: port, WebMediaPath.path(party: link.party, item: 0, .index), headers: cookie)
+        #expect(answer.status == 502 && String(decoding: answer.body, as: UTF8.self)
+                == "502 Bad Gateway: item 0: the host sent no index.json of item 0 within 1 s\n", "\(String(decoding: answer.body, as: UTF8.self))")
+        #expect(ContinuousClock.now - started < .seconds(10))
+        silent.close(reason: "done")
+        await host.leave()
+        _ = await hostRun.value
+        await host.shutDown()
+        await server.stop()
+    }
 }

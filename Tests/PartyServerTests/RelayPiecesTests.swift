@@ -53,6 +53,14 @@ import Testing
         #expect(closed.first?.0 == [3])
         if case .failure(let failure) = closed.first?.1 { #expect(failure == .relay("gone")) }
         #expect(!machine.isInFlight(3, party: "p") && machine.keptCount == 0)
+
+        // A host that never sends it: the waiters fail when it expires, and a late frame is dropped.
+        _ = machine.wanted(Self.key, by: 4, id: 4)
+        let expired = Self.answers(machine.expired(4, party: "p", reason: "late"))
+        #expect(expired.first?.0 == [4])
+        if case .failure(let failure) = expired.first?.1 { #expect(failure == .relay("late")) }
+        #expect(machine.received(RelayPieceChunk(id: 4, offset: 0, total: 1, data: [1]), party: "p").isEmpty)
+        #expect(machine.expired(4, party: "p", reason: "again").isEmpty && machine.keptCount == 0)
     }
 
     @Test func theOldestPiecesGoFirstPastTheLimit() {

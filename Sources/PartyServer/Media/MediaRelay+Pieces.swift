@@ -65,8 +65,18 @@ extension MediaRelay {
     func perform(_ actions: [RelayPieces<Waiter>.Action], on connection: WebSocketConnection?) {
         for action in actions {
             switch action {
-            case .fetch(_, let fetch):
+            case .fetch(let party, let fetch):
                 connection?.send(RelayProtocol.encode(.webFetch(fetch)))
+                // The timer ends after `pieceTimeout` whatever happened (nothing to do then for a piece that came in).
+                let timeout = pieceTimeout
+                Task {
+                    try? await Task.sleep(for: timeout)
+                    let reason = "the host sent no \(fetch.piece) of item \(fetch.item) within \(timeout.components.seconds) s"
+                    let (actions, connection) = state.withLock { state in
+                        (state.pieces.expired(fetch.id, party: party, reason: reason), state.upstreams[party]?.connection)
+                    }
+                    perform(actions, on: connection)
+                }
             case .answer(let waiters, let result):
                 for waiter in waiters { waiter.resume(with: result.mapError { $0 as any Error }) }
             }

@@ -16,6 +16,12 @@ public final class MediaRelay: Sendable {
     /// (``WebMediaConverter``'s 64 MiB), about a minute of 8 Mb/s 1080p for guests watching together.
     public static let defaultPieceCacheBytes = 64 << 20
 
+    /// Longest a piece asked of a host may take to come in: a two-hour file without cues is read
+    /// once for its keyframes (tens of seconds from a disk) before its index is made, and other
+    /// pieces may be ahead of it in the host's two conversion jobs. A host still connected but
+    /// silent longer than this is stuck; its guests get a 502, not a request that never ends.
+    public static let defaultPieceTimeout = Duration.seconds(120)
+
     /// What a browser guest is told for a party whose host does not convert its items.
     static let notConverted = "this party's items are not converted for browsers here"
 
@@ -64,13 +70,16 @@ public final class MediaRelay: Sendable {
     private let cacheLimit: Int
     /// The second tier, if any.
     public let disk: RelayDiskCache?
+    /// How long a piece asked of a host may take (``defaultPieceTimeout``).
+    let pieceTimeout: Duration
 
     /// `cacheBytes`: the memory tier's cap (at least one chunk); `disk`: a disk tier behind it;
     /// `pieceCacheBytes`: the converted pieces kept for browsers (memory only).
     public init(cacheBytes: Int = MediaRelay.defaultCacheBytes, disk: RelayDiskCache? = nil,
-                pieceCacheBytes: Int = MediaRelay.defaultPieceCacheBytes) {
+                pieceCacheBytes: Int = MediaRelay.defaultPieceCacheBytes, pieceTimeout: Duration = MediaRelay.defaultPieceTimeout) {
         cacheLimit = max(cacheBytes, RelayProtocol.chunkBytes)
         self.disk = disk
+        self.pieceTimeout = pieceTimeout
         state = Awaitable(State(pieces: RelayPieces(limit: pieceCacheBytes)))
     }
 

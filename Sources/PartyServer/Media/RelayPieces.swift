@@ -127,6 +127,13 @@ struct RelayPieces<Waiter> {
         return fail(assembly.key, failure.unavailable == true ? .unavailable(failure.reason) : .conversion(failure.reason)) + next(party)
     }
 
+    /// Piece `id` of `party`, asked ``MediaRelay/pieceTimeout`` ago, is not in (a host whose converter
+    /// is stuck): its waiters fail, and its frames, should they come, are dropped.
+    mutating func expired(_ id: Int, party: String, reason: String) -> [Action] {
+        guard isInFlight(id, party: party), let assembly = inFlight.removeValue(forKey: id) else { return [] }
+        return fail(assembly.key, .relay(reason)) + next(party)
+    }
+
     /// `party`'s relay connection closed: every piece of it on its way or waiting its turn fails
     /// (what is kept stays, as relayed chunks do).
     mutating func closed(party: String, reason: String) -> [Action] {

@@ -7,6 +7,19 @@ import WebSocketTransport
 /// so each piece is made and uploaded once however many guests ask. The machine decides; this is
 /// its driver: the lock around it, the sends and the resumptions outside it.
 extension MediaRelay {
+    /// Default size of the converted pieces kept (``RelayPieces``): what a host's own converter keeps
+    /// (``WebMediaConverter``'s 64 MiB), about a minute of 8 Mb/s 1080p for guests watching together.
+    public static let defaultPieceCacheBytes = 64 << 20
+
+    /// Longest a piece asked of a host may take to come in: a two-hour file without cues is read
+    /// once for its keyframes (tens of seconds from a disk) before its index is made, and other
+    /// pieces may be ahead of it in the host's two conversion jobs. A host still connected but
+    /// silent longer than this is stuck; its guests get a 502, not a request that never ends.
+    public static let defaultPieceTimeout = Duration.seconds(120)
+
+    /// What a browser guest is told for a party whose host does not convert its items.
+    static let notConverted = "this party's items are not converted for browsers here"
+
     /// Whether `party`'s host relays its items now and converts them for browsers.
     func converts(party: String) -> Bool { state.withLock { $0.upstreams[party]?.web ?? false } }
 
@@ -16,7 +29,7 @@ extension MediaRelay {
     /// Piece `request` of relayed `item` as `party`'s host converts it: kept, or asked of the host
     /// (once, however many ask). Throws ``RelayPieceFailure``: `unavailable` when the host does not
     /// make it (or relays no such item, or converts nothing), `conversion` when making it failed,
-    /// `relay` when the host's relay connection closed first.
+    /// `relay` when the host's relay connection closed first or the piece did not come within ``pieceTimeout``.
     func piece(party: String, item: Int, _ request: WebMediaRequest) async throws -> [UInt8] {
         try await withCheckedThrowingContinuation { (waiter: Waiter) in
             let (actions, connection) = state.withLock { state -> ([RelayPieces<Waiter>.Action], WebSocketConnection?) in

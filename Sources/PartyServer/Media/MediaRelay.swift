@@ -12,19 +12,6 @@ import WebSocketTransport
 public final class MediaRelay: Sendable {
     /// Default cache size: an hour of a 500 kbit/s stream, a few minutes of HD.
     public static let defaultCacheBytes = 256 << 20
-    /// Default size of the converted pieces kept (``RelayPieces``): what a host's own converter keeps
-    /// (``WebMediaConverter``'s 64 MiB), about a minute of 8 Mb/s 1080p for guests watching together.
-    public static let defaultPieceCacheBytes = 64 << 20
-
-    /// Longest a piece asked of a host may take to come in: a two-hour file without cues is read
-    /// once for its keyframes (tens of seconds from a disk) before its index is made, and other
-    /// pieces may be ahead of it in the host's two conversion jobs. A host still connected but
-    /// silent longer than this is stuck; its guests get a 502, not a request that never ends.
-    public static let defaultPieceTimeout = Duration.seconds(120)
-
-    /// What a browser guest is told for a party whose host does not convert its items.
-    static let notConverted = "this party's items are not converted for browsers here"
-
     /// A waiting request.
     typealias Waiter = CheckedContinuation<[UInt8], any Error>
 

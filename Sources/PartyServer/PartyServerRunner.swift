@@ -107,18 +107,18 @@ public actor PartyServerRunner {
 
     /// A host's relay connection: its first message offers the party's items with the host's seat
     /// token (a guest, who knows only the key, cannot relay); then it answers fetches until it closes,
-    /// with chunks in binary frames, which the connection accepts only from then on (a binary frame
+    /// with chunks (and converted pieces, for browsers) in binary frames, which the connection accepts only from then on (a binary frame
     /// before a good offer closes it, 1003, as on any other connection).
     private func acceptRelay(_ connection: WebSocketConnection) async {
         var party: String?
         for await inbound in connection.inbound {
             if let frame = inbound.binary {
                 // Binary frames are delivered only after the offer was accepted, so `party` is set.
-                guard let party, let chunk = RelayProtocol.decodeChunk(frame.readableBytesView) else {
+                guard let party, let decoded = RelayProtocol.decodeFrame(frame.readableBytesView) else {
                     connection.close(code: .unacceptableData, reason: "not a relay chunk frame")
                     break
                 }
-                media.relay.received(chunk, party: party)
+                media.relay.received(decoded, party: party)
                 continue
             }
             guard let message = RelayProtocol.decode(inbound.text) else {
@@ -140,7 +140,7 @@ public actor PartyServerRunner {
             // Before the first fetch can go out (the relay sends them once attached).
             connection.acceptBinaryMessages()
             media.serveRelayed(party: offer.party, token: token)
-            media.relay.attach(party: offer.party, connection: connection, items: offer.items)
+            media.relay.attach(party: offer.party, connection: connection, items: offer.items, web: offer.web ?? false)
             logger.info("relaying media", metadata: ["party": "\(offer.party)", "items": "\(offer.items.count)"])
         }
         if let party { media.relay.detach(party: party, connection: connection) }

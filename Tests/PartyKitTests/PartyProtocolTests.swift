@@ -139,7 +139,7 @@ import Testing
         let text = PartyProtocol.encode(.hello(hello))
         #expect(text.contains(#""live":{"origin":3.4}"#))
         #expect(try PartyProtocol.decode(text) == .hello(hello))
-        let plain = #"{"type":"hello","version":7,"party":"p","key":"k","name":"n","create":{"items":[{"title":"a.mp4","identity":{"duration":60,"streams":[]}}],"control":"host","handoff":false,"graceSeconds":30,"stallWaitSeconds":3}}"#
+        let plain = #"{"type":"hello","version":8,"party":"p","key":"k","name":"n","create":{"items":[{"title":"a.mp4","identity":{"duration":60,"streams":[]}}],"control":"host","handoff":false,"graceSeconds":30,"stallWaitSeconds":3}}"#
         guard case .hello(let decoded) = try PartyProtocol.decode(plain) else { Issue.record("not a hello"); return }
         #expect(decoded.create?.items.first?.live == nil)
     }

@@ -151,7 +151,8 @@ import Testing
         let v6 = h.sendText(10, #"{"type":"hello","version":6,"party":"old","key":"k","name":"Old"}"#, at: 2)
         #expect(v6.errors(to: 10).first?.message == "version mismatch: this server speaks protocol 8, the client 6")
         #expect(v6.closed == [10])
-        // A version-7 member (no hold behind a live edge) as it was written.
+        // A version-7 member (no hold behind a live edge) or host (its relay ignores requests for
+        // converted pieces) as it was written.
         h.connect(11, at: 2)
         let v7 = h.sendText(11, #"{"type":"hello","version":7,"party":"old","key":"k","name":"Old"}"#, at: 2)
         #expect(v7.errors(to: 11).first?.message == "version mismatch: this server speaks protocol 8, the client 7")

@@ -11,7 +11,9 @@ import WebSocketTransport
 /// them from the server. The host dials out; it reconnects with backoff if the connection drops.
 /// Given the host member's ``MemberNode``, it follows the party: it connects to the node seating the
 /// host (after a redirect or a takeover too), waits while the host is between nodes, and leaves a node
-/// the host left.
+/// the host left. Given a ``WebMediaSource`` (the host's converter), it also answers the server's
+/// requests for what browsers play of its files (protocol 8: ``RelayWebFetch``), so browser guests of
+/// a party on `tandem serve` play items their browser cannot open as they are.
 public struct MediaUpstream: Sendable {
     /// Reconnect backoff: 0.2 s doubling to 5 s.
     static let backoffStart = 0.2
@@ -26,12 +28,15 @@ public struct MediaUpstream: Sendable {
     public let trust: ServerTrust
     /// The node seating the host member (``PartyMember/node``); nil: always the link's server.
     public let node: MemberNode?
+    /// What converts `files` for browsers; nil: the server tells browser guests they are not converted.
+    public let web: (any WebMediaSource)?
     public let logger: Logger
 
     /// `trust` defaults to what the link says (see ``ServerTrust/init(link:extraRoots:)``).
     public init(link: PartyLink, files: [Int: String], seat: @escaping @Sendable () async -> String?, trust: ServerTrust? = nil,
-                node: MemberNode? = nil, logger: Logger) {
+                node: MemberNode? = nil, web: (any WebMediaSource)? = nil, logger: Logger) {
         self.link = link
+        self.web = web
         self.node = node
         self.trust = trust ?? ServerTrust(link: link)
         self.files = files
@@ -84,26 +89,63 @@ public struct MediaUpstream: Sendable {
             // The sampled hash names the content, for the server's disk cache.
             items.append(RelayOffer.Item(index: index, bytes: reader.size, sha256: try? await reader.sampledSHA256()))
         }
-        connection.send(RelayProtocol.encode(.offer(RelayOffer(party: link.party, seat: seat, items: items))))
+        connection.send(RelayProtocol.encode(.offer(RelayOffer(party: link.party, seat: seat, items: items, web: web != nil))))
         await withTaskCancellationHandler {
-            for await inbound in connection.inbound {
-                guard case .fetch(let fetch) = RelayProtocol.decode(inbound.text) else { continue }
-                guard let reader = readers[fetch.item], fetch.length > 0, fetch.length <= RelayProtocol.chunkBytes else {
-                    connection.send(RelayProtocol.encode(.failed(RelayFailed(id: fetch.id, reason: "no such item or length"))))
-                    continue
+            // Pieces are made beside the fetches (a segment takes a while; chunks must not wait for
+            // it), and none outlives the connection.
+            await withDiscardingTaskGroup { pieces in
+                for await inbound in connection.inbound {
+                    switch RelayProtocol.decode(inbound.text) {
+                    case .fetch(let fetch): await answer(fetch, readers: readers, on: connection)
+                    case .webFetch(let fetch): pieces.addTask { await answer(fetch, on: connection) }
+                    default: continue
+                    }
                 }
-                do {
-                    // The bytes as they are, in one binary frame: base64 text would upload 4/3 of them.
-                    let data = try await reader.read(offset: fetch.offset, length: fetch.length)
-                    var frame = ByteBuffer(bytes: RelayProtocol.chunkHeader(id: fetch.id))
-                    frame.writeBytes(data)
-                    connection.send(binary: frame)
-                } catch {
-                    connection.send(RelayProtocol.encode(.failed(RelayFailed(id: fetch.id, reason: "\(error)"))))
-                }
+                pieces.cancelAll()
             }
         } onCancel: {
             connection.close(reason: "host leaving")
+        }
+    }
+
+    /// The bytes of a file's chunk.
+    private func answer(_ fetch: RelayFetch, readers: [Int: FileReader], on connection: WebSocketConnection) async {
+        guard let reader = readers[fetch.item], fetch.length > 0, fetch.length <= RelayProtocol.chunkBytes else {
+            return connection.send(RelayProtocol.encode(.failed(RelayFailed(id: fetch.id, reason: "no such item or length"))))
+        }
+        do {
+            // The bytes as they are, in one binary frame: base64 text would upload 4/3 of them.
+            let data = try await reader.read(offset: fetch.offset, length: fetch.length)
+            var frame = ByteBuffer(bytes: RelayProtocol.chunkHeader(id: fetch.id))
+            frame.writeBytes(data)
+            connection.send(binary: frame)
+        } catch {
+            connection.send(RelayProtocol.encode(.failed(RelayFailed(id: fetch.id, reason: "\(error)"))))
+        }
+    }
+
+    /// A converted piece, whole, in piece frames; or why not (`unavailable`: a 404 for the browser).
+    private func answer(_ fetch: RelayWebFetch, on connection: WebSocketConnection) async {
+        func fail(_ reason: String, unavailable: Bool) {
+            connection.send(RelayProtocol.encode(.failed(RelayFailed(id: fetch.id, reason: reason, unavailable: unavailable))))
+        }
+        guard let web else { return fail("this party's items are not converted for browsers here", unavailable: true) }
+        guard files[fetch.item] != nil, let request = WebMediaPath.request(named: fetch.piece) else {
+            return fail("no \(fetch.piece.prefix(40)) of item \(fetch.item) here", unavailable: true)
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try await web.answer(item: fetch.item, request)
+        } catch let unavailable as WebMediaUnavailable {
+            return fail(unavailable.reason, unavailable: true)
+        } catch {
+            return fail("\(error)", unavailable: false)
+        }
+        guard Int64(bytes.count) <= RelayProtocol.maxPieceBytes else {
+            return fail("\(fetch.piece) of item \(fetch.item) is \(bytes.count) bytes, more than the relay carries", unavailable: false)
+        }
+        for frame in RelayProtocol.pieceFrames(id: fetch.id, bytes: bytes) {
+            connection.send(binary: ByteBuffer(bytes: frame))
         }
     }
 }

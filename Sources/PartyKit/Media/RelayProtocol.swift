@@ -10,7 +10,11 @@ import Foundation
 ///   the key, only the host knows this), `items` [{`index`, `bytes`, `sha256`?}]}
 /// - server → host `relayFetch` {`id`, `item`, `offset`, `length`} (length ≤ ``RelayProtocol/chunkBytes``)
 /// - host → server a binary frame with the chunk (``RelayProtocol/encodeChunk(_:)``), or the text
-///   message `relayFailed` {`id`, `reason`}
+///   message `relayFailed` {`id`, `reason`, `unavailable`?}
+/// - server → host `relayWebFetch` {`id`, `item`, `piece`} (protocol 8): what the host's converter makes
+///   of an item for browsers (``WebMediaRequest``, named as under `web/`); the host answers with the
+///   whole piece in piece frames (``RelayPieceChunk``), or `relayFailed` (`unavailable`: the host does
+///   not make it, a 404 for the browser; otherwise converting it failed)
 ///
 /// Up to party protocol version 2, chunks were text messages `relayChunk` {`id`, `data` (base64)}:
 /// base64 made the host upload 4/3 of the bytes watched.
@@ -18,6 +22,8 @@ public enum RelayMessage: Sendable, Equatable {
     case offer(RelayOffer)
     case fetch(RelayFetch)
     case failed(RelayFailed)
+    /// What the host's converter makes of an item (protocol 8).
+    case webFetch(RelayWebFetch)
 }
 
 public struct RelayOffer: Sendable, Codable, Equatable {
@@ -34,7 +40,12 @@ public struct RelayOffer: Sendable, Codable, Equatable {
     /// The host's seat token.
     public var seat: String
     public var items: [Item]
-    public init(party: String, seat: String, items: [Item]) { self.party = party; self.seat = seat; self.items = items }
+    /// True when the host converts its items for browsers (it answers ``RelayWebFetch``); absent or
+    /// false: the server answers browsers' `web/` requests with 404 without asking.
+    public var web: Bool?
+    public init(party: String, seat: String, items: [Item], web: Bool? = nil) {
+        self.party = party; self.seat = seat; self.items = items; self.web = web
+    }
 }
 
 public struct RelayFetch: Sendable, Codable, Equatable {
@@ -56,7 +67,20 @@ public struct RelayChunk: Sendable, Equatable {
 public struct RelayFailed: Sendable, Codable, Equatable {
     public var id: Int
     public var reason: String
-    public init(id: Int, reason: String) { self.id = id; self.reason = reason }
+    /// For a ``RelayWebFetch``: true when the host does not make that piece (``WebMediaUnavailable``:
+    /// the browser gets 404 and `reason`); absent or false: making it failed (a 500).
+    public var unavailable: Bool?
+    public init(id: Int, reason: String, unavailable: Bool? = nil) { self.id = id; self.reason = reason; self.unavailable = unavailable }
+}
+
+/// Server → host (protocol 8): send the whole of `piece` of `item` as the host's converter makes it
+/// for browsers, in piece frames (``RelayPieceChunk``) carrying `id`.
+public struct RelayWebFetch: Sendable, Codable, Equatable {
+    public var id: Int
+    public var item: Int
+    /// The piece's name under `web/` (``WebMediaPath/name(of:)``): `index.json`, `init.mp4`, `K.m4s`, `subs/T.vtt`.
+    public var piece: String
+    public init(id: Int, item: Int, piece: String) { self.id = id; self.item = item; self.piece = piece }
 }
 
 public enum RelayProtocol {
@@ -112,6 +136,7 @@ public enum RelayProtocol {
         case .offer(let m): data = try! encoder.encode(Tagged(type: "relayOffer", body: m))
         case .fetch(let m): data = try! encoder.encode(Tagged(type: "relayFetch", body: m))
         case .failed(let m): data = try! encoder.encode(Tagged(type: "relayFailed", body: m))
+        case .webFetch(let m): data = try! encoder.encode(Tagged(type: "relayWebFetch", body: m))
         }
         return String(decoding: data, as: UTF8.self)
     }
@@ -126,6 +151,7 @@ public enum RelayProtocol {
         case "relayOffer": return (try? decoder.decode(Tagged<RelayOffer>.self, from: data)).map { .offer($0.body) }
         case "relayFetch": return (try? decoder.decode(Tagged<RelayFetch>.self, from: data)).map { .fetch($0.body) }
         case "relayFailed": return (try? decoder.decode(Tagged<RelayFailed>.self, from: data)).map { .failed($0.body) }
+        case "relayWebFetch": return (try? decoder.decode(Tagged<RelayWebFetch>.self, from: data)).map { .webFetch($0.body) }
         default: return nil
         }
     }

@@ -33,13 +33,23 @@ public enum WebMediaPath {
 
     /// The path of `request` for item `index` of `party`.
     public static func path(party: String, item index: Int, _ request: WebMediaRequest) -> String {
-        let base = MediaPath.path(party: party, item: index) + "/web/"
+        MediaPath.path(party: party, item: index) + "/web/" + name(of: request)
+    }
+
+    /// What `request` is called under `web/`: `index.json`, `init.mp4`, `K.m4s` or `subs/T.vtt` (the
+    /// name the host's relay connection is asked for, ``RelayWebFetch``).
+    public static func name(of request: WebMediaRequest) -> String {
         switch request {
-        case .index: return base + "index.json"
-        case .initSegment: return base + "init.mp4"
-        case .segment(let k): return base + "\(k).m4s"
-        case .subtitles(let t): return base + "subs/\(t).vtt"
+        case .index: "index.json"
+        case .initSegment: "init.mp4"
+        case .segment(let k): "\(k).m4s"
+        case .subtitles(let t): "subs/\(t).vtt"
         }
+    }
+
+    /// The request a name under `web/` stands for (``name(of:)``), nil for any other name.
+    public static func request(named name: String) -> WebMediaRequest? {
+        parse("/party/p/media/0/web/" + name)?.request
     }
 
     /// The party, item and request of a request target, or nil when it is not exactly one of these

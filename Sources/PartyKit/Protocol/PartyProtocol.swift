@@ -14,9 +14,13 @@ public enum PartyProtocol {
     /// 7: an item can be live (`MediaItem.live`, ``LiveOrigin``): its positions are on the stream's own
     ///    time line from the party's origin. A version-6 member would count from its own entry into the
     ///    stream and show another moment than the others'.
-    /// 8: a live item carries the party's hold behind the live edge (``LiveOrigin/delay``), which
-    ///    the `live` command (any member's End key) brings everyone back to. A version-7 member would
-    ///    not know how far behind the edge the party means to be.
+    /// 8 (two changes released together): a live item carries the party's hold behind the live edge
+    ///    (``LiveOrigin/delay``), which the `live` command (any member's End key) brings everyone back
+    ///    to. A version-7 member would not know how far behind the edge the party means to be.
+    ///    And on the host's relay connection, the server asks for what the host's converter makes of an
+    ///    item for browsers (`relayWebFetch`, ``RelayWebFetch``) and the host answers in piece frames
+    ///    (``RelayPieceChunk``), so browser guests on `tandem serve` play Matroska and the like. A
+    ///    version-7 host would ignore the request and leave the guest waiting.
     public static let version = 8
     /// Largest message accepted (bytes of JSON). A welcome with 50 chat lines and a long participant
     /// list stays far below it; anything larger is an attack or a bug.

@@ -12,6 +12,8 @@ import WebSocketTransport
 public final class MediaRelay: Sendable {
     /// Default cache size: an hour of a 500 kbit/s stream, a few minutes of HD.
     public static let defaultCacheBytes = 256 << 20
+    /// A waiting request.
+    typealias Waiter = CheckedContinuation<[UInt8], any Error>
 
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
@@ -23,14 +25,16 @@ public final class MediaRelay: Sendable {
         var index: Int64
     }
 
-    private struct Upstream {
+    struct Upstream {
         let connection: WebSocketConnection
         let sizes: [Int: Int64]
         /// Item → its identity for the disk tier (size and sampled SHA-256), for items offered with a hash.
         let identities: [Int: String]
+        /// Whether the host converts its items for browsers (its offer's `web`).
+        var web = false
     }
 
-    private struct State {
+    struct State {
         var upstreams: [String: Upstream] = [:]
         var cache: [ChunkKey: [UInt8]] = [:]
         var order = Deque<ChunkKey>()
@@ -44,18 +48,26 @@ public final class MediaRelay: Sendable {
         var expected: [String: ContinuousClock.Instant] = [:]
         /// Requests waiting for a party's relay connection, by party.
         var waitingForUpstream: [String: Int] = [:]
+        /// Converted pieces of the relayed items.
+        var pieces: RelayPieces<Waiter>
     }
 
     /// Requests that wait for a party's relay connection to attach wait on it (``attached(_:)``).
-    private let state = Awaitable(State())
+    let state: Awaitable<State>
     private let cacheLimit: Int
     /// The second tier, if any.
     public let disk: RelayDiskCache?
+    /// How long a piece asked of a host may take (``defaultPieceTimeout``).
+    let pieceTimeout: Duration
 
-    /// `cacheBytes`: the memory tier's cap (at least one chunk); `disk`: a disk tier behind it.
-    public init(cacheBytes: Int = MediaRelay.defaultCacheBytes, disk: RelayDiskCache? = nil) {
+    /// `cacheBytes`: the memory tier's cap (at least one chunk); `disk`: a disk tier behind it;
+    /// `pieceCacheBytes`: the converted pieces kept for browsers (memory only).
+    public init(cacheBytes: Int = MediaRelay.defaultCacheBytes, disk: RelayDiskCache? = nil,
+                pieceCacheBytes: Int = MediaRelay.defaultPieceCacheBytes, pieceTimeout: Duration = MediaRelay.defaultPieceTimeout) {
         cacheLimit = max(cacheBytes, RelayProtocol.chunkBytes)
         self.disk = disk
+        self.pieceTimeout = pieceTimeout
+        state = Awaitable(State(pieces: RelayPieces(limit: pieceCacheBytes)))
     }
 
     /// Bytes the hosts have sent through their relay connections since start.
@@ -71,18 +83,22 @@ public final class MediaRelay: Sendable {
         attach(party: party, connection: connection, items: sizes.map { RelayOffer.Item(index: $0.key, bytes: $0.value) })
     }
 
-    /// A host's relay connection offers `items` of `party` (with their hashes, for the disk tier);
-    /// it replaces an older one.
-    func attach(party: String, connection: WebSocketConnection, items: [RelayOffer.Item]) {
+    /// A host's relay connection offers `items` of `party` (with their hashes, for the disk tier), and
+    /// converts them for browsers when `web`; it replaces an older one.
+    func attach(party: String, connection: WebSocketConnection, items: [RelayOffer.Item], web: Bool = false) {
         let sizes = Dictionary(items.map { ($0.index, $0.bytes) }, uniquingKeysWith: { a, _ in a })
         let identities = Dictionary(items.compactMap { item in item.sha256.map { (item.index, "\(item.bytes):\($0)") } },
                                     uniquingKeysWith: { a, _ in a })
-        let old = state.withLock { state -> WebSocketConnection? in
+        let (old, orphans) = state.withLock { state -> (WebSocketConnection?, [RelayPieces<Waiter>.Action]) in
             let old = state.upstreams[party]?.connection
-            state.upstreams[party] = Upstream(connection: connection, sizes: sizes, identities: identities)
+            state.upstreams[party] = Upstream(connection: connection, sizes: sizes, identities: identities, web: web)
             state.expected[party] = nil
-            return old
+            // Pieces asked on the old connection will never come on this one.
+            let orphans = old.map { $0 !== connection } == true
+                ? state.pieces.closed(party: party, reason: "the host's relay connection was replaced") : []
+            return (old, orphans)
         }
+        perform(orphans, on: nil)
         if let old, old !== connection { old.close(reason: "replaced by a newer relay connection") }
     }
 
@@ -131,17 +147,19 @@ public final class MediaRelay: Sendable {
 
     /// The host's relay connection closed: requests waiting for its chunks fail.
     func detach(party: String, connection: WebSocketConnection) {
-        let failed = state.withLock { state -> [CheckedContinuation<[UInt8], any Error>] in
-            guard state.upstreams[party]?.connection === connection else { return [] }
+        let reason = "the host's relay connection closed"
+        let (failed, pieces) = state.withLock { state -> ([Waiter], [RelayPieces<Waiter>.Action]) in
+            guard state.upstreams[party]?.connection === connection else { return ([], []) }
             state.upstreams[party] = nil
-            var failed: [CheckedContinuation<[UInt8], any Error>] = []
+            var failed: [Waiter] = []
             for (id, key) in state.inFlight where key.party == party {
                 state.inFlight[id] = nil
                 failed += state.waiting.removeValue(forKey: key) ?? []
             }
-            return failed
+            return (failed, state.pieces.closed(party: party, reason: reason))
         }
-        for waiter in failed { waiter.resume(throwing: Failure(description: "the host's relay connection closed")) }
+        for waiter in failed { waiter.resume(throwing: Failure(description: reason)) }
+        perform(pieces, on: nil)
     }
 
     /// A chunk on `party`'s relay connection: the waiting requests get it, the caches keep it.
@@ -171,6 +189,8 @@ public final class MediaRelay: Sendable {
     /// A control message on `party`'s relay connection.
     func received(_ message: RelayMessage, party: String) {
         switch message {
+        case .failed(let failure) where state.withLock({ $0.pieces.isInFlight(failure.id, party: party) }):
+            pieceFailed(failure, party: party)
         case .failed(let failure):
             let waiters = state.withLock { state -> [CheckedContinuation<[UInt8], any Error>] in
                 guard let key = state.inFlight[failure.id], key.party == party else { return [] }
@@ -178,7 +198,7 @@ public final class MediaRelay: Sendable {
                 return state.waiting.removeValue(forKey: key) ?? []
             }
             for waiter in waiters { waiter.resume(throwing: Failure(description: "the host could not read it: \(failure.reason)")) }
-        case .offer, .fetch:
+        case .offer, .fetch, .webFetch:
             break
         }
     }

@@ -84,7 +84,7 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
         }
         if let (party, item, request) = WebMediaPath.parse(head.uri) {
             guard let entry = authorized(party: party, head: head, context: context) else { return }
-            return serveConverted(request, item: item, entry: entry, head: head, context: context)
+            return serveConverted(request, party: party, item: item, entry: entry, head: head, context: context)
         }
         guard let (party, item) = MediaPath.parse(head.uri) else {
             return refuse(.notFound, "not a party media path", head: head, context: context)

@@ -111,7 +111,7 @@ package struct HostSession: Sendable {
         let localFiles = Self.localFiles(Array(sources.prefix(items.count)))
         let relay = options.server == nil || localFiles.isEmpty ? nil
             : MediaUpstream(link: ownLink, files: localFiles, seat: { await member.seatToken }, trust: place.trust,
-                            node: member.node, logger: logger)
+                            node: member.node, web: WebMediaConverter(files: localFiles, items: items), logger: logger)
         let relayTask = Mutex<Task<Void, Never>?>(nil)
         let status = await MemberSession.run(member, output: output, script: options.script, duration: options.duration,
                                              ipc: options.ipc, window: window, afterJoin: {

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Browser guests of a party on `tandem serve`, which converts nothing: what they play of a file
+/// their browser cannot open comes from the party's host through its relay connection.
+extension BrowserGuestTests {
+    @Test(.enabled(if: unavailable == nil, "\(unavailable?.description ?? "")"))
+    func aMatroskaFileWithAC3SoundPlaysThroughAServeNodeFromTheHostsRemux() async throws {
+        let folder = try TemporaryFolder("serve-remux")
+        defer { folder.remove() }
+        let subtitles = folder.path("film.srt")
+        try "1\n00:00:01,000 --> 00:00:03,000\nHello through the server\n\n".write(toFile: subtitles, atomically: true, encoding: .utf8)
+        let film = folder.path("film.mkv")
+        let made = try await ChildProcess.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=30",
+                                                         "-f", "lavfi", "-i", "sine=f=440:r=48000:d=30", "-i", subtitles,
+                                                         "-map", "0:v", "-map", "1:a", "-map", "2:s", "-c:v", "libx264", "-preset", "veryfast",
+                                                         "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "ac3", "-ac", "6", "-c:s", "srt", film])
+        try #require(made.status == 0, "ffmpeg: \(made.standardError)")
+        let port = try LoopbackPort.free()
+        let serve = try ChildProcess.tandem(["serve", "--listen", "127.0.0.1:\(port)", "--state-dir", folder.path("state"),
+                                             "--no-port-mapping", "--cache-size", "0"], standardError: .standardOutput)
+        defer { serve.terminate() }
+        _ = try await serve.output(containing: "listening on", within: 60)
+        let host = try ChildProcess.tandem(["host", "--headless", "--json", "--server", "127.0.0.1:\(port)", "--name", "Hal",
+                                            "--script", "play@1", "--duration", "300", film], standardError: .standardOutput)
+        defer { host.terminate() }
+        let line = try await host.line(within: 60) { $0.contains("\"web\"") }
+        let link = try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["web"] as? String)
+        #expect(link.hasPrefix("https://127.0.0.1:\(port)/p/"), "the server's own origin serves the page")
+        try await Self.withBrowser(host: host) { browser in
+            try await Self.join(browser, link)
+            // Matroska with AC-3: the page plays the host's remux (AAC sound), fetched by the server.
+            try await browser.wait(until: "const s = window.tandem.state(); return s.source == 'remux' && s.ready && !s.paused && s.currentTime > 2",
+                                   within: .seconds(60))
+            let playing = try await Self.state(browser)
+            #expect(playing["problem"]?.string == nil, "\(playing)")
+            try await browser.wait(until: "const v = document.querySelector('video'); return v.webkitAudioDecodedByteCount > 10000 && v.getVideoPlaybackQuality().totalVideoFrames > 10",
+                                   within: .seconds(60))
+            _ = try await browser.execute("document.querySelector('video').textTracks[0].mode = 'hidden'; return true")
+            try await browser.wait(until: "const t = document.querySelector('video').textTracks[0]; return t.cues && t.cues.length == 1 && t.cues[0].text == 'Hello through the server'",
+                                   within: .seconds(60))
+            print("remuxing guest on serve:", try await Self.state(browser))
+        }
+    }
+}

@@ -242,7 +242,8 @@ def heard(path, command_log, tsv=None):
         after = [r["lagMs"] for r in good if first and r["t"] >= first["t"]]
         print(f"{c['step']}: heard in sync (|lag| ≤ {IN_SYNC_MS:g} ms) "
               + (f"{first['t'] - c['sent']:.2f} s after joining (the window starting then)" if first else "never")
-              + (f"; from then on {line('', summarize(after))}" if after else ""))
+              + (f"; from then on (n {len(after)}) |lag| p50 {fmt(summarize(after)['p50'], 3)}, p95 {fmt(summarize(after)['p95'], 3)}, "
+                 f"max {fmt(summarize(after)['max'], 3)} ms" if after else ""))
     result = {"all": summarize([r["lagMs"] for r in good]), "windows": len(rows), "measured": len(good)}
     return result
 

@@ -239,6 +239,10 @@ public actor PartyServerRunner {
                 connections[id] = nil
             case .log(let line): logger.info("\(line)")
             case .memberReported(let skewMs, let rttMs): reports.append((skewMs, rttMs))
+            case .partyClosed(let party):
+                // Its members' media credential stops working with it, and its relay state goes.
+                media.remove(party: party)
+                media.relay.forget(party: party)
             }
         }
         batches.sendAll(to: connections)

@@ -231,7 +231,7 @@ public final class PartySimulation {
                 guard let i = members.firstIndex(where: { $0.connection == connection }), members[i].linkUp else { continue }
                 let at = members[i].down.deliveryTime(sentAt: t, using: &rng)
                 schedule(at, .toMember(member: i, connection: connection, text: PartyProtocol.encode(message)))
-            case .close, .memberReported: break
+            case .close, .memberReported, .partyClosed: break
             case .log(let line): log.append(String(format: "%8.3f server: ", t) + line)
             }
         }

@@ -68,6 +68,12 @@ import WebSocketTransport
         })
         await host.leave()
         _ = await hostRun.value
+        // The party ended: the node forgets it, so its members' credential opens nothing any more.
+        #expect(await eventually { server.media.entry(party: link.party) == nil })
+        let after = try await RawHTTP.get(port: port, MediaPath.path(party: link.party, item: 0),
+                                          headers: ["Authorization": "Bearer \(MediaToken.derive(key: link.key, party: link.party))"])
+        #expect(after.status == 404 && String(decoding: after.body, as: UTF8.self).contains("no such party here"),
+                "\(after.status) \(String(decoding: after.body, as: UTF8.self))")
         await host.shutDown()
         await server.stop()
     }

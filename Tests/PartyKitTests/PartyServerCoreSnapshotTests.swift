@@ -42,5 +42,6 @@ import Testing
         #expect(out.errors(to: 1).map(\.code) == [.serverShutdown] && out.errors(to: 2).map(\.code) == [.serverShutdown])
         #expect(Set(out.closed) == [1, 2])
         #expect(h.core.partyCount == 0)
+        #expect(out.last == .partyClosed(h.party))
     }
 }

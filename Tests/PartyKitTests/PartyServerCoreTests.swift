@@ -561,6 +561,8 @@ import Testing
         #expect(Set(out.closed) == [1, 2, 3])
         #expect(h.core.partyCount == 0)
         #expect(h.core.participants(of: h.party).isEmpty)
+        // The edge forgets what it kept for the party (its media credential, relayed items).
+        #expect(out.contains(.partyClosed(h.party)))
         // Late reconnects find no party.
         h.connect(4, at: 6)
         #expect(h.send(4, h.hello(name: "Bob"), at: 6).errors(to: 4).map(\.code) == [.unknownParty])
@@ -574,6 +576,7 @@ import Testing
         #expect(out.recipients(of: .hostChanged(bob)) == [2, 3])
         #expect(out.messages(to: 2).contains { if case .left = $0 { true } else { false } })
         #expect(out.closed == [1])
+        #expect(!out.contains(.partyClosed(h.party)), "handed off: the party goes on")
         #expect(h.core.partyCount == 1)
         #expect(h.core.participants(of: h.party) == [bob, ParticipantInfo(id: "p3", name: "Carol", role: .participant, joinedAt: 2)])
         // The new host controls; the others still may not.

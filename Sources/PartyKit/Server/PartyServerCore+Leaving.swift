@@ -19,7 +19,7 @@ extension PartyServerCore {
                 out.append(.close(connection: other.connection!, reason: "party ended"))
                 connections[other.connection!]?.party = nil
             }
-            return out + [.log("\(partyID): ended")]
+            return out + [.log("\(partyID): ended"), .partyClosed(partyID)]
         }
         parties[partyID] = party
         return out

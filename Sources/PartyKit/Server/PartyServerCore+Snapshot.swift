@@ -96,6 +96,6 @@ extension PartyServerCore {
             out.append(.send(connection: seat.connection!, .error(ErrorMessage(code: .serverShutdown, message: reason))))
             out.append(.close(connection: seat.connection!, reason: reason))
         }
-        return out
+        return out + [.partyClosed(party)]
     }
 }

@@ -11,6 +11,9 @@ public struct PartyServerCore: Sendable {
         /// A member's status said how it plays: its own skew against the timeline and its clock-sync
         /// round trip (ms), for the server's metrics.
         case memberReported(skewMs: Double?, rttMs: Double?)
+        /// The party is no longer here (it ended, or another node took it): what the edge keeps for it
+        /// (its media credential, its relayed items) goes with it.
+        case partyClosed(String)
     }
 
     /// A connection must say hello within this many seconds.

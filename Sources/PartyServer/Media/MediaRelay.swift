@@ -145,6 +145,20 @@ public final class MediaRelay: Sendable {
         state.withLock { state in state.upstreams[party] == nil && (state.expected[party].map { $0 > .now } ?? false) }
     }
 
+    /// The party is gone from this node: nothing more is expected or kept for it (its chunks leave the
+    /// memory tier now rather than when newer ones push them out; the disk tier keeps files by their
+    /// content, for a party that plays them again).
+    func forget(party: String) {
+        state.withLock { state in
+            state.expected[party] = nil
+            state.waitingForUpstream[party] = nil
+            let gone = state.order.filter { $0.party == party }
+            guard !gone.isEmpty else { return }
+            state.order.removeAll { $0.party == party }
+            for key in gone { state.cacheBytes -= state.cache.removeValue(forKey: key)?.count ?? 0 }
+        }
+    }
+
     /// The host's relay connection closed: requests waiting for its chunks fail.
     func detach(party: String, connection: WebSocketConnection) {
         let reason = "the host's relay connection closed"

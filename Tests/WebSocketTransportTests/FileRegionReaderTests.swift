@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import Synchronization
 import NIOEmbedded
 import Testing
 import TestSupport
@@ -23,9 +24,10 @@ import TestSupport
         })
         let regionDone = channel.eventLoop.makePromise(of: Void.self)
         let endDone = channel.eventLoop.makePromise(of: Void.self)
-        var completed: [String] = []
-        regionDone.futureResult.whenComplete { _ in completed.append("region") }
-        endDone.futureResult.whenComplete { _ in completed.append("end") }
+        let done = Completions()
+        var completed: [String] { done.names }
+        regionDone.futureResult.whenComplete { _ in done.add("region") }
+        endDone.futureResult.whenComplete { _ in done.add("end") }
         channel.write(IOData.fileRegion(FileRegion(fileHandle: file, readerIndex: 0, endIndex: 1000)), promise: regionDone)
         channel.write(IOData.byteBuffer(ByteBuffer()), promise: endDone)
         channel.flush()
@@ -35,7 +37,7 @@ import TestSupport
         #expect(completed.isEmpty, "nothing completes while the chunk is read: the owner would close a file in use")
         // A write that comes meanwhile waits with them.
         let late = channel.eventLoop.makePromise(of: Void.self)
-        late.futureResult.whenComplete { _ in completed.append("late") }
+        late.futureResult.whenComplete { _ in done.add("late") }
         channel.write(IOData.byteBuffer(ByteBuffer()), promise: late)
         #expect(completed.isEmpty)
 
@@ -58,22 +60,28 @@ import TestSupport
             reads.start(count: count, on: loop)
         })
         let done = channel.eventLoop.makePromise(of: Void.self)
-        var failed = false
-        done.futureResult.whenFailure { _ in failed = true }
+        let failures = Completions()
+        done.futureResult.whenFailure { _ in failures.add("end") }
         channel.write(IOData.fileRegion(FileRegion(fileHandle: file, readerIndex: 0, endIndex: 10)), promise: nil)
         channel.write(IOData.byteBuffer(ByteBuffer()), promise: done)
         channel.flush()
         reads.pending[0].succeed(ByteBuffer(repeating: 7, count: 10))
-        #expect(!failed)
+        #expect(failures.names.isEmpty)
         channel.pipeline.fireChannelInactive()
         let after = channel.eventLoop.makePromise(of: Void.self)
-        var afterFailed = false
-        after.futureResult.whenFailure { _ in afterFailed = true }
+        after.futureResult.whenFailure { _ in failures.add("after") }
         channel.write(IOData.byteBuffer(ByteBuffer()), promise: after)
-        #expect(afterFailed, "no read in flight: a write after the connection went fails at once")
+        #expect(failures.names == ["after"], "no read in flight: a write after the connection went fails at once")
         try file.close()
         _ = try? channel.finish()
     }
+}
+
+/// Which writes completed, in order (their promises complete on the channel's loop).
+private final class Completions: Sendable {
+    private let list = Mutex<[String]>([])
+    var names: [String] { list.withLock { $0 } }
+    func add(_ name: String) { list.withLock { $0.append(name) } }
 }
 
 /// The chunk reads a ``FileRegionReader`` asked for, held until the test completes them.

@@ -19,9 +19,10 @@ public struct LiveOrigin: Sendable, Codable, Equatable {
 
     /// Seconds on the stream's own timestamps that are position 0 in the party.
     public var origin: Double
-    /// Protocol 8: seconds the party holds behind the newest segment the host saw when it opened
-    /// the stream (its start): where the party began, and where the `live` command brings everyone
-    /// back to. Nil from a host that did not measure it (a stream that is not a playlist).
+    /// Protocol 8: seconds the party holds behind the live edge (the end of the newest segment, as
+    /// the host measured it when it opened the stream): where the party began, and where the `live`
+    /// command brings everyone back to. Nil from a host that did not measure it (a live stream that
+    /// is not a playlist).
     public var delay: Double?
 
     public init(origin: Double, delay: Double? = nil) {

@@ -118,6 +118,28 @@ import TestSupportHTTP
         }
     }
 
+    /// A hold the playlist cannot give is refused before the party starts, naming the stream and its
+    /// window; a hold for a party with no live stream is said to be ignored.
+    @Test func aLiveDelayThatCannotHoldIsSaid() async throws {
+        let live = try await LiveHLS.start(segments: 4)
+        let server = try await StaticFileServer.start(root: live.folder.path)
+        defer {
+            live.stopNow()
+            Task { await server.stop() }
+        }
+        let url = server.url(LiveHLS.playlist)
+        let tooLong = try await ChildProcess.runTandem(["host", "--headless", "--listen", "127.0.0.1:0", "--duration", "1",
+                                                        "--live-delay", "60", url], within: 60)
+        #expect(tooLong.status == 1)
+        #expect(tooLong.standardError.hasPrefix("tandem: \(url): --live-delay 60 is longer than the "), "\(tooLong.standardError)")
+        #expect(tooLong.standardError.contains(" s the stream keeps (its playlist's window)"))
+        let file = try await ChildProcess.runTandem(["host", "--headless", "--listen", "127.0.0.1:0", "--duration", "1",
+                                                     "--live-delay", "5", Repository.asset("h264-aac.mp4")], within: 60)
+        #expect(file.status == 0, "\(file.standardError)")
+        #expect(file.standardError.contains("--live-delay holds a live HLS stream's party behind its edge: no item here is one (it is ignored)"),
+                "\(file.standardError)")
+    }
+
     /// What a network input that is not live reads ahead (PlayerCore's `ReadAhead.Limits.network`).
     static let networkReadAhead = 30.0
 

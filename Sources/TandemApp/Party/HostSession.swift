@@ -64,6 +64,9 @@ package struct HostSession: Sendable {
             await window?.close()
             return 1
         }
+        if options.liveDelay != nil, !items.contains(where: { $0.live?.delay != nil }) {
+            printError("--live-delay holds a live HLS stream's party behind its edge: no item here is one (it is ignored)")
+        }
         let headlessSound = options.headless ? options.sound.map { SharedSound($0, warn: { printError($0) }) } : nil
         defer { headlessSound?.close() }
         var logger = Logger(label: "tandem.host")

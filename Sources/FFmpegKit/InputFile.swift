@@ -161,7 +161,7 @@ public final class InputFile: @unchecked Sendable {
 extension InputFile {
     /// Segment playlists: they seek by fetching another segment, whatever the playlist's server
     /// does with byte ranges.
-    static let playlistFormats: Set<String> = ["hls", "dash"]
+    public static let playlistFormats: Set<String> = ["hls", "dash"]
 
     /// The options libavformat opens `url` with: `given`, plus the network timeout for http(s)
     /// unless `given` sets one.
@@ -184,9 +184,11 @@ extension InputFile {
     }
 
     /// Throws when this is an http(s) URL whose server does not support byte ranges (and not a
-    /// segment playlist): seeking and a party's sync need them. Other inputs never throw here.
+    /// segment playlist): seeking and a party's sync need them. Other inputs never throw here, nor
+    /// does a live stream (``isLive``: an endless one, a radio's or a camera's), which has nothing
+    /// behind it to seek to and is read as it comes.
     public func requireByteRanges() throws(OpenError) {
-        guard HostPort(url: url) != nil, !isSeekable else { return }
+        guard HostPort(url: url) != nil, !isSeekable, !isLive else { return }
         throw OpenError(url: url, reason: OpenError.noByteRangesReason)
     }
 

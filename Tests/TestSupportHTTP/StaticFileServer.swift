@@ -26,6 +26,9 @@ public final class StaticFileServer: Sendable {
         case failing(HTTPResponseStatus)
         /// Requests are read and never answered (a hung server).
         case silent
+        /// A live stream over plain HTTP (a radio's, a camera's): the file's bytes and then whatever
+        /// it grows by (a file ffmpeg is writing), without a length or byte ranges, until the client goes.
+        case endless
     }
 
     /// The bound loopback port.
@@ -125,7 +128,7 @@ private final class StaticFileHandler: ChannelInboundHandler {
         case .silent: return
         case .failing(let status):
             return answer(status, body: Array("\(status.code) \(status.reasonPhrase)\n".utf8), request: request, context: context)
-        case .ranges, .noRanges, .notFound: break
+        case .ranges, .noRanges, .notFound, .endless: break
         }
         guard request.method == .GET || request.method == .HEAD else {
             return answer(.methodNotAllowed, body: [], request: request, context: context)
@@ -134,6 +137,7 @@ private final class StaticFileHandler: ChannelInboundHandler {
             return answer(.notFound, body: Array("not found\n".utf8), request: request, context: context)
         }
         var headers = [("Content-Type", Self.contentType(request.uri))]
+        if mode == .endless { return stream(request.uri, first: bytes, headers: headers, request: request, context: context) }
         guard mode == .ranges else {
             return answer(.ok, headers: headers, body: bytes, request: request, context: context)
         }
@@ -148,6 +152,34 @@ private final class StaticFileHandler: ChannelInboundHandler {
         case .unsatisfiable:
             headers.append(("Content-Range", "bytes */\(size)"))
             answer(.rangeNotSatisfiable, headers: headers, body: [], request: request, context: context)
+        }
+    }
+
+    /// How often an endless answer looks for what its file grew by, and for how long at most.
+    static let growthPoll = TimeAmount.milliseconds(100)
+    static let longestStream = 600
+
+    /// ``StaticFileServer/Mode/endless``: `first`, then the file's new bytes as they come (chunked,
+    /// no length), until the client goes or ``longestStream`` polls have passed.
+    private func stream(_ uri: String, first: [UInt8], headers: [(String, String)], request: HTTPRequestHead,
+                        context: ChannelHandlerContext) {
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: .ok,
+                                                             headers: HTTPHeaders(headers + [("Connection", "close")])))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: first)))), promise: nil)
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        let progress = NIOLoopBoundBox((sent: first.count, polls: 0), eventLoop: context.eventLoop)
+        context.eventLoop.scheduleRepeatedTask(initialDelay: Self.growthPoll, delay: Self.growthPoll) { task in
+            let (handler, context) = bound.value
+            progress.value.polls += 1
+            guard context.channel.isActive, progress.value.polls < Self.longestStream else {
+                task.cancel()
+                context.close(promise: nil)
+                return
+            }
+            guard let bytes = handler.file(uri), bytes.count > progress.value.sent else { return }
+            let more = Array(bytes[progress.value.sent...])
+            progress.value.sent = bytes.count
+            context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: more)))), promise: nil)
         }
     }
 

@@ -46,6 +46,10 @@ public enum MediaIdentification {
         try input.requireByteRanges()
         let info = input.info()
         guard info.live else { return (layout(of: info), nil) }
+        let playlist = info.container.split(separator: ",").contains { InputFile.playlistFormats.contains(String($0)) }
+        if !playlist, LiveRule.scheme(of: url).map({ $0 == "http" || $0 == "https" }) == true {
+            throw OpenError(url: url, reason: Self.endlessStreamReason)
+        }
         guard info.container.split(separator: ",").contains("hls"),
               let window = LiveHold.window(url: url, entry: info.startSeconds, inputOptions: inputOptions) else {
             return (layout(of: info), LiveOrigin(origin: info.startSeconds))
@@ -56,6 +60,13 @@ public enum MediaIdentification {
             throw OpenError(url: url, reason: error.reason)
         }
     }
+
+    /// Why an endless http(s) stream is no party item: each member's connection starts wherever the
+    /// server is when it connects, and nothing before that can be asked for again, so a member who
+    /// joins later could never show the party's moment. A live HLS or DASH playlist keeps a window of
+    /// its recent past for that.
+    public static let endlessStreamReason = "a live stream over plain http(s) cannot be a party item yet "
+        + "(a member joining later could not go back to the party's moment): use its HLS or DASH playlist"
 
     /// Duration and one line per stream.
     static func layout(of info: MediaInfo) -> MediaIdentity {

@@ -9,14 +9,7 @@ extension BrowserGuestTests {
     func aMatroskaFileWithAC3SoundPlaysThroughAServeNodeFromTheHostsRemux() async throws {
         let folder = try TemporaryFolder("serve-remux")
         defer { folder.remove() }
-        let subtitles = folder.path("film.srt")
-        try "1\n00:00:01,000 --> 00:00:03,000\nHello through the server\n\n".write(toFile: subtitles, atomically: true, encoding: .utf8)
-        let film = folder.path("film.mkv")
-        let made = try await ChildProcess.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=30",
-                                                         "-f", "lavfi", "-i", "sine=f=440:r=48000:d=30", "-i", subtitles,
-                                                         "-map", "0:v", "-map", "1:a", "-map", "2:s", "-c:v", "libx264", "-preset", "veryfast",
-                                                         "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "ac3", "-ac", "6", "-c:s", "srt", film])
-        try #require(made.status == 0, "ffmpeg: \(made.standardError)")
+        let film = try await Self.matroskaWithAC3(in: folder, seconds: 30, cue: "Hello through the server")
         let port = try LoopbackPort.free()
         let serve = try ChildProcess.tandem(["serve", "--listen", "127.0.0.1:\(port)", "--state-dir", folder.path("state"),
                                              "--no-port-mapping", "--cache-size", "0"], standardError: .standardOutput)

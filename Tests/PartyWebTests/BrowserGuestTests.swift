@@ -203,18 +203,25 @@ import TestSupport
         }
     }
 
+    /// A Matroska no browser opens as it is, made by ffmpeg in `folder`: H.264 pictures, AC-3 5.1
+    /// sound, and an SRT track whose one cue (1–3 s) says `cue`. Returns its path.
+    static func matroskaWithAC3(in folder: TemporaryFolder, seconds: Int, cue: String) async throws -> String {
+        let subtitles = folder.path("film.srt")
+        try "1\n00:00:01,000 --> 00:00:03,000\n\(cue)\n\n".write(toFile: subtitles, atomically: true, encoding: .utf8)
+        let film = folder.path("film.mkv")
+        let made = try await ChildProcess.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=\(seconds)",
+                                                         "-f", "lavfi", "-i", "sine=f=440:r=48000:d=\(seconds)", "-i", subtitles,
+                                                         "-map", "0:v", "-map", "1:a", "-map", "2:s", "-c:v", "libx264", "-preset", "veryfast",
+                                                         "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "ac3", "-ac", "6", "-c:s", "srt", film])
+        try #require(made.status == 0, "ffmpeg: \(made.standardError)")
+        return film
+    }
+
     @Test(.enabled(if: unavailable == nil, "\(unavailable?.description ?? "")"))
     func aMatroskaFileWithAC3SoundPlaysThroughTheHostsRemux() async throws {
         let folder = try TemporaryFolder("browser-remux")
         defer { folder.remove() }
-        let subtitles = folder.path("film.srt")
-        try "1\n00:00:01,000 --> 00:00:03,000\nHello from the host\n\n".write(toFile: subtitles, atomically: true, encoding: .utf8)
-        let film = folder.path("film.mkv")
-        let made = try await ChildProcess.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=40",
-                                                         "-f", "lavfi", "-i", "sine=f=440:r=48000:d=40", "-i", subtitles,
-                                                         "-map", "0:v", "-map", "1:a", "-map", "2:s", "-c:v", "libx264", "-preset", "veryfast",
-                                                         "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "ac3", "-ac", "6", "-c:s", "srt", film])
-        try #require(made.status == 0, "ffmpeg: \(made.standardError)")
+        let film = try await Self.matroskaWithAC3(in: folder, seconds: 40, cue: "Hello from the host")
         let (host, link) = try await Self.host(film, script: "play@1,seek:25@14", duration: 300)
         defer { host.terminate() }
         try await Self.withBrowser(host: host) { browser in

@@ -12,66 +12,70 @@ import TestSupport
 /// the read is back — a browser drops a media request on every seek, and each left a descriptor open.
 @Suite struct FileRegionReaderTests {
     @Test func theWritesOfAClosedConnectionCompleteOnlyOnceTheChunkBeingReadIsBack() throws {
-        let folder = try TemporaryFolder("file-region")
-        defer { folder.remove() }
-        let path = folder.path("media.bin")
-        try Data(repeating: 7, count: 1000).write(to: URL(fileURLWithPath: path))
-        let file = try NIOFileHandle(_deprecatedPath: path)
-        let channel = EmbeddedChannel()
-        let reads = ReadsInFlight()
-        try channel.pipeline.syncOperations.addHandler(FileRegionReader { _, _, count, _, loop in
-            reads.start(count: count, on: loop)
-        })
-        let regionDone = channel.eventLoop.makePromise(of: Void.self)
-        let endDone = channel.eventLoop.makePromise(of: Void.self)
-        let done = Completions()
-        var completed: [String] { done.names }
-        regionDone.futureResult.whenComplete { _ in done.add("region") }
-        endDone.futureResult.whenComplete { _ in done.add("end") }
-        channel.write(IOData.fileRegion(FileRegion(fileHandle: file, readerIndex: 0, endIndex: 1000)), promise: regionDone)
-        channel.write(IOData.byteBuffer(ByteBuffer()), promise: endDone)
-        channel.flush()
-        #expect(reads.pending.count == 1, "the first chunk is being read")
+        try Self.withReader(fileBytes: 1000) { file, channel, reads in
+            let regionDone = channel.eventLoop.makePromise(of: Void.self)
+            let endDone = channel.eventLoop.makePromise(of: Void.self)
+            let done = Completions()
+            var completed: [String] { done.names }
+            regionDone.futureResult.whenComplete { _ in done.add("region") }
+            endDone.futureResult.whenComplete { _ in done.add("end") }
+            channel.write(IOData.fileRegion(FileRegion(fileHandle: file, readerIndex: 0, endIndex: 1000)), promise: regionDone)
+            channel.write(IOData.byteBuffer(ByteBuffer()), promise: endDone)
+            channel.flush()
+            #expect(reads.pending.count == 1, "the first chunk is being read")
 
-        channel.pipeline.fireChannelInactive()  // the browser went
-        #expect(completed.isEmpty, "nothing completes while the chunk is read: the owner would close a file in use")
-        // A write that comes meanwhile waits with them.
-        let late = channel.eventLoop.makePromise(of: Void.self)
-        late.futureResult.whenComplete { _ in done.add("late") }
-        channel.write(IOData.byteBuffer(ByteBuffer()), promise: late)
-        #expect(completed.isEmpty)
+            channel.pipeline.fireChannelInactive()  // the browser went
+            #expect(completed.isEmpty, "nothing completes while the chunk is read: the owner would close a file in use")
+            // A write that comes meanwhile waits with them.
+            let late = channel.eventLoop.makePromise(of: Void.self)
+            late.futureResult.whenComplete { _ in done.add("late") }
+            channel.write(IOData.byteBuffer(ByteBuffer()), promise: late)
+            #expect(completed.isEmpty)
 
-        reads.pending[0].succeed(ByteBuffer(repeating: 7, count: reads.counts[0]))
-        #expect(completed == ["region", "end", "late"])
-        #expect(reads.pending.count == 1, "no further chunk is read for a gone connection")
-        try file.close()
-        _ = try? channel.finish()
+            reads.pending[0].succeed(ByteBuffer(repeating: 7, count: reads.counts[0]))
+            #expect(completed == ["region", "end", "late"])
+            #expect(reads.pending.count == 1, "no further chunk is read for a gone connection")
+        }
     }
 
     @Test func aConnectionThatGoesBetweenChunksFailsAtOnce() throws {
+        try Self.withReader(fileBytes: 10) { file, channel, reads in
+            let done = channel.eventLoop.makePromise(of: Void.self)
+            let failures = Completions()
+            done.futureResult.whenFailure { _ in failures.add("end") }
+            channel.write(IOData.fileRegion(FileRegion(fileHandle: file, readerIndex: 0, endIndex: 10)), promise: nil)
+            channel.write(IOData.byteBuffer(ByteBuffer()), promise: done)
+            channel.flush()
+            reads.pending[0].succeed(ByteBuffer(repeating: 7, count: 10))
+            #expect(failures.names.isEmpty)
+            channel.pipeline.fireChannelInactive()
+            let after = channel.eventLoop.makePromise(of: Void.self)
+            after.futureResult.whenFailure { _ in failures.add("after") }
+            channel.write(IOData.byteBuffer(ByteBuffer()), promise: after)
+            #expect(failures.names == ["after"], "no read in flight: a write after the connection went fails at once")
+        }
+    }
+}
+
+extension FileRegionReaderTests {
+    /// A ``FileRegionReader`` on an embedded channel whose chunk reads the test completes
+    /// (``ReadsInFlight``), and a file of `fileBytes` bytes to stream; `body` runs with them, then the
+    /// file is closed (it must be closable: nothing reads it) and the channel finished.
+    static func withReader(fileBytes: Int, _ body: (NIOFileHandle, EmbeddedChannel, ReadsInFlight) throws -> Void) throws {
         let folder = try TemporaryFolder("file-region")
         defer { folder.remove() }
         let path = folder.path("media.bin")
-        try Data(repeating: 7, count: 10).write(to: URL(fileURLWithPath: path))
+        try Data(repeating: 7, count: fileBytes).write(to: URL(fileURLWithPath: path))
         let file = try NIOFileHandle(_deprecatedPath: path)
         let channel = EmbeddedChannel()
         let reads = ReadsInFlight()
         try channel.pipeline.syncOperations.addHandler(FileRegionReader { _, _, count, _, loop in
             reads.start(count: count, on: loop)
         })
-        let done = channel.eventLoop.makePromise(of: Void.self)
-        let failures = Completions()
-        done.futureResult.whenFailure { _ in failures.add("end") }
-        channel.write(IOData.fileRegion(FileRegion(fileHandle: file, readerIndex: 0, endIndex: 10)), promise: nil)
-        channel.write(IOData.byteBuffer(ByteBuffer()), promise: done)
-        channel.flush()
-        reads.pending[0].succeed(ByteBuffer(repeating: 7, count: 10))
-        #expect(failures.names.isEmpty)
-        channel.pipeline.fireChannelInactive()
-        let after = channel.eventLoop.makePromise(of: Void.self)
-        after.futureResult.whenFailure { _ in failures.add("after") }
-        channel.write(IOData.byteBuffer(ByteBuffer()), promise: after)
-        #expect(failures.names == ["after"], "no read in flight: a write after the connection went fails at once")
+        do { try body(file, channel, reads) } catch {
+            try? file.close()
+            throw error
+        }
         try file.close()
         _ = try? channel.finish()
     }
@@ -85,7 +89,7 @@ private final class Completions: Sendable {
 }
 
 /// The chunk reads a ``FileRegionReader`` asked for, held until the test completes them.
-private final class ReadsInFlight {
+final class ReadsInFlight {
     var pending: [EventLoopPromise<ByteBuffer>] = []
     var counts: [Int] = []
 

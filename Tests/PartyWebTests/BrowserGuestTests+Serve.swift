@@ -24,15 +24,8 @@ extension BrowserGuestTests {
         try await Self.withBrowser(host: host) { browser in
             try await Self.join(browser, link)
             // Matroska with AC-3: the page plays the host's remux (AAC sound), fetched by the server.
-            try await browser.wait(until: "const s = window.tandem.state(); return s.source == 'remux' && s.ready && !s.paused && s.currentTime > 2",
-                                   within: .seconds(60))
-            let playing = try await Self.state(browser)
-            #expect(playing["problem"]?.string == nil, "\(playing)")
-            try await browser.wait(until: "const v = document.querySelector('video'); return v.webkitAudioDecodedByteCount > 10000 && v.getVideoPlaybackQuality().totalVideoFrames > 10",
-                                   within: .seconds(60))
-            _ = try await browser.execute("document.querySelector('video').textTracks[0].mode = 'hidden'; return true")
-            try await browser.wait(until: "const t = document.querySelector('video').textTracks[0]; return t.cues && t.cues.length == 1 && t.cues[0].text == 'Hello through the server'",
-                                   within: .seconds(60))
+            try await Self.playsTheRemux(browser, within: .seconds(60))
+            try await Self.showsTheOneCue("Hello through the server", in: browser)
             print("remuxing guest on serve:", try await Self.state(browser))
         }
     }

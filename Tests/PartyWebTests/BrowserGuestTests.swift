@@ -203,6 +203,25 @@ import TestSupport
         }
     }
 
+    /// The page plays the host's remux of a file its browser cannot open: ready and playing, with no
+    /// problem said, sound decoded (Chromium would play AC-3 silently: this is the host's AAC) and
+    /// pictures shown.
+    static func playsTheRemux(_ browser: WebDriver, within limit: Duration) async throws {
+        try await browser.wait(until: "const s = window.tandem.state(); return s.source == 'remux' && s.ready && !s.paused && s.currentTime > 2",
+                               within: limit)
+        let playing = try await Self.state(browser)
+        #expect(playing["problem"]?.string == nil, "\(playing)")
+        try await browser.wait(until: "const v = document.querySelector('video'); return v.webkitAudioDecodedByteCount > 10000 && v.getVideoPlaybackQuality().totalVideoFrames > 10",
+                               within: .seconds(60))
+    }
+
+    /// The item's subtitle track, as WebVTT from the host, holds its one cue, `text`.
+    static func showsTheOneCue(_ text: String, in browser: WebDriver) async throws {
+        _ = try await browser.execute("document.querySelector('video').textTracks[0].mode = 'hidden'; return true")
+        try await browser.wait(until: "const t = document.querySelector('video').textTracks[0]; return t.cues && t.cues.length == 1 && t.cues[0].text == '\(text)'",
+                               within: .seconds(60))
+    }
+
     /// A Matroska no browser opens as it is, made by ffmpeg in `folder`: H.264 pictures, AC-3 5.1
     /// sound, and an SRT track whose one cue (1–3 s) says `cue`. Returns its path.
     static func matroskaWithAC3(in folder: TemporaryFolder, seconds: Int, cue: String) async throws -> String {
@@ -227,22 +246,14 @@ import TestSupport
         try await Self.withBrowser(host: host) { browser in
             try await Self.join(browser, link)
             // Matroska with AC-3: not playable as it is, so the page plays the host's remux (AAC sound).
-            try await browser.wait(until: "const s = window.tandem.state(); return s.source == 'remux' && s.ready && !s.paused && s.currentTime > 2",
-                                   within: .seconds(40))
-            let playing = try await Self.state(browser)
-            #expect(playing["problem"]?.string == nil, "\(playing)")
-            // Sound decoded (Chromium would play AC-3 silently: this is the host's AAC) and pictures shown.
-            try await browser.wait(until: "const v = document.querySelector('video'); return v.webkitAudioDecodedByteCount > 10000 && v.getVideoPlaybackQuality().totalVideoFrames > 10",
-                                   within: .seconds(60))
+            try await Self.playsTheRemux(browser, within: .seconds(40))
             // The host's seek lands it again, in sync.
             try await browser.wait(until: "const s = window.tandem.state(); return s.epoch >= 3 && s.ready && !s.paused && s.currentTime > 25",
                                    within: .seconds(60))
             let landed = try await Self.state(browser)
             #expect(abs(landed["errorMs"]?.double ?? .infinity) < 100, "\(landed)")
             // The subtitle track, as WebVTT from the host.
-            _ = try await browser.execute("document.querySelector('video').textTracks[0].mode = 'hidden'; return true")
-            try await browser.wait(until: "const t = document.querySelector('video').textTracks[0]; return t.cues && t.cues.length == 1 && t.cues[0].text == 'Hello from the host'",
-                                   within: .seconds(60))
+            try await Self.showsTheOneCue("Hello from the host", in: browser)
             print("remuxing guest:", landed)
         }
     }

@@ -1,5 +1,6 @@
 import FFmpegKit
 import Foundation
+import TandemBase
 
 /// A link yt-dlp could not read, opened as media instead, as mpv does: an http(s) URL without a
 /// media extension is asked of yt-dlp first (``LinkKind``), and a stream at `http://host/live` is
@@ -20,17 +21,12 @@ package enum DirectFallback {
     /// the network), closing it again.
     package static func decide(_ link: String, after error: PageLinkError) async -> Outcome {
         guard error.mayBeMedia else { return .fail(error) }
-        let opened: OpenError? = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                do throws(OpenError) {
-                    _ = try InputFile(url: link)
-                    continuation.resume(returning: nil)
-                } catch {
-                    continuation.resume(returning: error)
-                }
-            }
+        do {
+            try await OwnThread.run { _ = try InputFile(url: link) }  // opened and closed there
+            return decision(error, open: nil)
+        } catch let refusal {
+            return decision(error, open: refusal as? OpenError)
         }
-        return decision(error, open: opened)
     }
 
     /// The rule, given how the open went (nil: it opened).

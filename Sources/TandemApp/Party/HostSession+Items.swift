@@ -1,5 +1,6 @@
 import FFmpegKit
 import Foundation
+import TandemBase
 import PartyClient
 import PartyKit
 
@@ -56,10 +57,7 @@ extension HostSession {
 
     /// ``items(_:)-([PartySource])`` on a thread of its own, off the cooperative pool.
     package static func identified(_ sources: [PartySource], liveDelay: Double? = nil) async throws -> [MediaItem] {
-        let result: Result<[MediaItem], any Error> = await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: Result { try items(sources, liveDelay: liveDelay) }) }
-        }
-        return try result.get()
+        try await OwnThread.run { try items(sources, liveDelay: liveDelay) }
     }
 
     /// The items that fit in a party message (``itemsBudget``), in order; the rest are left out,

@@ -240,7 +240,9 @@ import TestSupport
     func aMatroskaFileWithAC3SoundPlaysThroughTheHostsRemux() async throws {
         let folder = try TemporaryFolder("browser-remux")
         defer { folder.remove() }
-        let film = try await Self.matroskaWithAC3(in: folder, seconds: 40, cue: "Hello from the host")
+        // 90 s: after the host's seek to 25 s (at 14 s) the party plays long enough for a page that
+        // joined slowly on a loaded machine to land; with 40 s it reached the end and paused first.
+        let film = try await Self.matroskaWithAC3(in: folder, seconds: 90, cue: "Hello from the host")
         let (host, link) = try await Self.host(film, script: "play@1,seek:25@14", duration: 300)
         defer { host.terminate() }
         try await Self.withBrowser(host: host) { browser in

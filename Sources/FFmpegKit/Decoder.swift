@@ -18,10 +18,12 @@ public final class Decoder: @unchecked Sendable {
 
     /// Opens the decoder for `streamIndex` with FFmpeg's automatic thread count;
     /// frame threading for video, as ffmpeg and ffplay use.
-    public init(input: InputFile, streamIndex: Int, threads: Int = 0) throws(OpenError) {
+    /// `numbered`: the ``streamIndex`` it reports (that of a ``MediaInput`` of several files;
+    /// nil: `streamIndex`).
+    public init(input: InputFile, streamIndex: Int, threads: Int = 0, numbered: Int? = nil) throws(OpenError) {
         let stream = input.stream(streamIndex)
         let par = stream.pointee.codecpar!
-        self.streamIndex = streamIndex
+        self.streamIndex = numbered ?? streamIndex
         self.timeBase = input.timeBase(ofStream: streamIndex)
         self.kind = par.pointee.codec_type == AVMEDIA_TYPE_VIDEO ? .video : .audio
         let codecName = String(cString: avcodec_get_name(par.pointee.codec_id))

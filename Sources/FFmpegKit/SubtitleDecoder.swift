@@ -16,10 +16,11 @@ public final class SubtitleDecoder: @unchecked Sendable {
     public let isBitmap: Bool
 
     /// Opens the decoder for subtitle stream `streamIndex` of `input`.
-    public init(input: InputFile, streamIndex: Int) throws(OpenError) {
+    /// `numbered`: the ``streamIndex`` it reports (that of a ``MediaInput`` of several files).
+    public init(input: InputFile, streamIndex: Int, numbered: Int? = nil) throws(OpenError) {
         let stream = input.stream(streamIndex)
         let par = stream.pointee.codecpar!
-        self.streamIndex = streamIndex
+        self.streamIndex = numbered ?? streamIndex
         timeBase = input.timeBase(ofStream: streamIndex)
         let codecName = String(cString: avcodec_get_name(par.pointee.codec_id))
         guard par.pointee.codec_type == AVMEDIA_TYPE_SUBTITLE else {

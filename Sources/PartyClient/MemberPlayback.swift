@@ -208,7 +208,8 @@ final class MemberPlayback: Sendable {
             for media in resolved { if let note = media.note { options.note(note) } }
             // A streamed item's credential goes with its URL: its player and its poster both open it.
             let stories = zip(items, resolved).map { item, media in
-                Story(url: media.url, title: item.title, inputOptions: media.inputOptions)
+                Story(url: media.url, title: item.title, inputOptions: media.inputOptions,
+                      audioFiles: media.origin == .url ? item.audioURL.map { [$0] } ?? [] : [])
             }
             var storyOptions = StoryNavigator.Options()
             storyOptions.autoAdvance = false

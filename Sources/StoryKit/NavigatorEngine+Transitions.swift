@@ -167,6 +167,7 @@ extension NavigatorEngine {
         do throws(OpenError) {
             var playerOptions = options.playerOptions(target)
             playerOptions.inputOptions.merge(stories[target].inputOptions) { _, story in story }
+            playerOptions.audioFiles = stories[target].audioFiles
             let player = try await Player.open(stories[target].url, options: playerOptions)
             slot = StorySlot(id: id, index: target, player: player, error: nil)
             watch(player, slot: id)

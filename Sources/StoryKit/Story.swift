@@ -10,14 +10,19 @@ public struct Story: Sendable, Equatable, Codable {
     /// credential): used by the story's player and by its keyframe poster alike, never for the
     /// ``poster`` image (another address, which must not be sent the credential). Not encoded.
     public var inputOptions: [String: String] = [:]
+    /// Sound played beside ``url`` on its clock (a page's separate sound format:
+    /// ``PlayerOptions/audioFiles``), opened with the same ``inputOptions``. Not encoded.
+    public var audioFiles: [String] = []
 
     private enum CodingKeys: String, CodingKey { case url, title, poster }
 
-    public init(url: String, title: String? = nil, poster: String? = nil, inputOptions: [String: String] = [:]) {
+    public init(url: String, title: String? = nil, poster: String? = nil, inputOptions: [String: String] = [:],
+                audioFiles: [String] = []) {
         self.url = url
         self.title = title ?? Story.defaultTitle(url)
         self.poster = poster
         self.inputOptions = inputOptions
+        self.audioFiles = audioFiles
     }
 
     /// The title of a story given none: its file name without the extension.

@@ -59,6 +59,8 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(help: "Preferred subtitle languages in order, comma-separated (e.g. en,de).") var slang: String?
     @Option(name: .customLong("sub-file"), help: "A subtitle file to add as a track (repeatable); it is preferred to the file's own.")
     var subFiles: [String] = []
+    @Option(name: .customLong("audio-file"), help: "A sound file (or URL) to play with every item on its clock (repeatable; mpv's): a dub, or a separate sound track. Its sound is played unless --aid chooses another.")
+    var audioFiles: [String] = []
     @Option(name: .customLong("sub-delay"), help: "Seconds to delay subtitles by (negative: earlier).") var subDelay: Double = 0
     @OptionGroup(title: "Page links") var pageLinks: PageLinkOptions
 
@@ -128,7 +130,7 @@ extension PlayCommand {
                     loopFile: loopFile, loopPlaylist: loopPlaylist, shuffle: shuffle, savePositionOnQuit: savePositionOnQuit, noResumePlayback: noResumePlayback,
                     watchLaterDir: watchLaterDir, volume: volume, screenshotDir: screenshotDir, speed: speed,
                     framemd5: framemd5, wav: wav, snapshot: snapshot, ipc: ipc, aid: aid, sid: sid, alang: alang,
-                    slang: slang, subFiles: subFiles, subDelay: subDelay,
+                    slang: slang, subFiles: subFiles, subDelay: subDelay, audioFiles: audioFiles,
                     sound: wav != nil || fast ? nil : soundOutput.sound(headless: headless))
     }
 

@@ -6,9 +6,8 @@
 /// (video and sound in one format) take any format when the page has no such format at all (every
 /// format is video-only, or every one sound-only), as yt-dlp's do.
 ///
-/// Tandem opens one input per item, so a merge `VIDEO+AUDIO` whose video has no sound of its own is
-/// played as the best single format with both that meets the filters of both sides (the worst,
-/// for `worstvideo+…`): ``FormatSelection/unmerged`` says what the merge would have been.
+/// A merge `VIDEO+AUDIO` whose video has no sound of its own plays both formats as one item (two
+/// inputs on one clock, as mpv plays yt-dlp's merges): ``FormatSelection/audio`` is the sound's.
 public enum FormatSelector {
     /// The format `spec` chooses among `formats` (in yt-dlp's order) that `playability` lets through,
     /// or why none.
@@ -19,7 +18,6 @@ public enum FormatSelector {
         guard !playable.isEmpty else {
             throw .nothingPlayable(formats.compactMap { playability.problem(with: $0) })
         }
-        var separateOnly: FormatSelection.Merge?
         for choice in spec.alternatives {
             switch choice {
             case .single(let selector):
@@ -28,19 +26,9 @@ public enum FormatSelector {
                 guard let video = pick(videoSide, from: playable) else { continue }
                 if video.hasAudio { return FormatSelection(format: video, choice: choice) }
                 guard let audio = pick(audioSide, from: playable) else { continue }
-                let merge = FormatSelection.Merge(video: video, audio: audio)
-                let filters = videoSide.filters + audioSide.filters
-                let combined = playable.filter { format in
-                    format.hasVideo && format.hasAudio && filters.allSatisfy { $0.admits(format) }
-                }
-                let worst = if case .ranked(.worst, _) = videoSide.target { true } else { false }
-                if let format = worst ? combined.first : combined.last {
-                    return FormatSelection(format: format, choice: choice, unmerged: merge)
-                }
-                separateOnly = separateOnly ?? merge
+                return FormatSelection(format: video, choice: choice, audio: audio)
             }
         }
-        if let separateOnly { throw .separateStreamsOnly(separateOnly) }
         throw .noMatch(spec, available: playable)
     }
 
@@ -78,38 +66,23 @@ public enum FormatSelector {
 
 /// The format chosen, and how.
 public struct FormatSelection: Sendable, Equatable {
-    /// What a merge would have played together.
-    public struct Merge: Sendable, Equatable {
-        /// The video-only format chosen by the merge's first side, and the sound of its second.
-        public var video: YtdlFormat
-        public var audio: YtdlFormat
-
-        /// The merge of `video` and `audio`.
-        public init(video: YtdlFormat, audio: YtdlFormat) {
-            self.video = video
-            self.audio = audio
-        }
-    }
-
-    /// The format to play.
+    /// The format to play (a merge's video).
     public var format: YtdlFormat
     /// The alternative of the spec that chose it.
     public var choice: FormatSpec.Choice
-    /// Set when a merge of separate video and sound was played as ``format`` instead (one input per item).
-    public var unmerged: Merge?
+    /// A merge's sound, a format of its own played beside ``format``; nil when ``format`` is all.
+    public var audio: YtdlFormat?
 
-    /// `format`, chosen by `choice` (in place of the merge `unmerged`, if set).
-    public init(format: YtdlFormat, choice: FormatSpec.Choice, unmerged: Merge? = nil) {
+    /// `format`, chosen by `choice`, with the separate sound `audio` if a merge chose one.
+    public init(format: YtdlFormat, choice: FormatSpec.Choice, audio: YtdlFormat? = nil) {
         self.format = format
         self.choice = choice
-        self.unmerged = unmerged
+        self.audio = audio
     }
 
-    /// The line said when a merge was played as one format, or nil.
-    public var fallbackNote: String? {
-        guard let unmerged else { return nil }
-        return "\(choice) is separate video (\(unmerged.video.formatID)) and sound (\(unmerged.audio.formatID)); "
-            + "Tandem plays one input per item: playing \(format.summary), the best with both"
+    /// What is played, in yt-dlp's words: `400 mp4 …+251 webm …` for a merge.
+    public var summary: String {
+        audio.map { "\(format.summary)+\($0.summary)" } ?? format.summary
     }
 }
 
@@ -121,8 +94,6 @@ public enum FormatSelectionFailure: Error, Sendable, Equatable, CustomStringConv
     case nothingPlayable([String])
     /// Playable formats, none of which the spec selects.
     case noMatch(FormatSpec, available: [YtdlFormat])
-    /// Only a merge of separate video and sound would play, and there is no single format with both.
-    case separateStreamsOnly(FormatSelection.Merge)
 
     /// How many formats are listed by name in a message.
     static let listedFormats = 6
@@ -142,9 +113,6 @@ public enum FormatSelectionFailure: Error, Sendable, Equatable, CustomStringConv
             let shown = available.suffix(Self.listedFormats).reversed().map(\.summary)
             let more = available.count > Self.listedFormats ? ", …" : ""
             return "no format matches --ytdl-format \"\(spec)\" (playable: \(shown.joined(separator: ", "))\(more))"
-        case .separateStreamsOnly(let merge):
-            return "the page has video (\(merge.video.formatID)) and sound (\(merge.audio.formatID)) only as separate formats, "
-                + "and Tandem plays one input per item"
         }
     }
 }

@@ -38,38 +38,43 @@ import YtdlKit
     func theFormatChosen(spec: String, id: String) throws {
         let selection = try Self.chosen(spec)
         #expect(selection.format.formatID == id, "\(spec)")
-        #expect(selection.unmerged == nil)
+        #expect(selection.audio == nil)
     }
 
-    @Test func aMergeOfSeparateVideoAndSoundPlaysTheBestFormatWithBoth() throws {
+    @Test func aMergeOfSeparateVideoAndSoundPlaysBoth() throws {
         let selection = try Self.chosen("bestvideo+bestaudio/best")
-        #expect(selection.format.formatID == "hls-1080")
-        #expect(selection.unmerged?.video.formatID == "400" && selection.unmerged?.audio.formatID == "251")
-        #expect(selection.fallbackNote == "bestvideo+bestaudio is separate video (400) and sound (251); Tandem plays one input per item: "
-                + "playing hls-1080 mp4 1920x1080 avc1.640028+mp4a.40.2, the best with both")
-        // The default spec does the same.
+        #expect(selection.format.formatID == "400" && selection.audio?.formatID == "251")
+        #expect(selection.summary == "\(selection.format.summary)+\(selection.audio!.summary)")
+        // The default spec does the same, as yt-dlp's.
         let standard = try FormatSelector.select(.standard, from: try Fixtures.info("multi-format.json").formats)
-        #expect(standard.format.formatID == "hls-1080" && standard.unmerged?.video.formatID == "400")
+        #expect(standard.format.formatID == "400" && standard.audio?.formatID == "251")
     }
 
-    @Test func theMergesFiltersNarrowItsSingleFormat() throws {
-        let selection = try Self.chosen("bestvideo[height<=720]+bestaudio/best")
-        // 247 (its DRM only "maybe") is the best video-only format to 720p; 22 the best with both.
-        #expect(selection.format.formatID == "22")
-        #expect(selection.unmerged?.video.formatID == "247" && selection.unmerged?.audio.formatID == "251")
-        #expect(try Self.chosen("worstvideo+worstaudio").format.formatID == "18")
+    @Test func eachSideOfAMergeHasItsOwnFilters() throws {
+        // 247 (its DRM only "maybe") is the best video-only format to 720p.
+        let selection = try Self.chosen("bestvideo[height<=720]+bestaudio[ext=m4a]/best")
+        #expect(selection.format.formatID == "247" && selection.audio?.formatID == "140")
+        let worst = try Self.chosen("worstvideo+worstaudio")
+        #expect(worst.format.formatID == "134" && worst.audio?.formatID == "139")
     }
 
     @Test func aMergeWhoseVideoHasSoundPlaysIt() throws {
         // bv* may pick a format with both: nothing to merge.
         let selection = try Self.chosen("bv*[acodec^=mp4a][height<=720]+ba")
-        #expect(selection.format.formatID == "22" && selection.unmerged == nil)
+        #expect(selection.format.formatID == "22" && selection.audio == nil)
+    }
+
+    @Test func aMergeWithoutSoundToAddTriesTheNextAlternative() throws {
+        let video = try Fixtures.info("multi-format.json").formats.filter { $0.hasVideo && !$0.hasAudio }
+        let failure = try Self.failure("bestvideo+bestaudio", formats: video)
+        #expect(failure?.description.hasPrefix("no format matches --ytdl-format \"bestvideo+bestaudio\"") == true, "\(String(describing: failure))")
+        #expect(try FormatSelector.select(FormatSpecParser.parse("bestvideo+bestaudio/bestvideo"), from: video).format.formatID == "400")
     }
 
     @Test func formatsWithoutADecoderAreNotChosen() throws {
         let noAV1: @Sendable (String) -> Bool = { $0 != "av1" }
         #expect(try Self.chosen("bestvideo", decodes: noAV1).format.formatID == "137")
-        #expect(try Self.chosen("bestvideo+bestaudio", decodes: noAV1).unmerged?.video.formatID == "137")
+        #expect(try Self.chosen("bestvideo+bestaudio", decodes: noAV1).format.formatID == "137")
     }
 
     @Test func theGenericExtractorsFormatsArePlayed() throws {
@@ -105,11 +110,10 @@ import YtdlKit
         #expect(failure.description == "no format matches --ytdl-format \"best[height>=1080]\" (playable: hls-253 mp4 320x240)")
     }
 
-    @Test func separateVideoAndSoundWithoutACombinedFormatSaySo() throws {
+    @Test func separateVideoAndSoundWithoutACombinedFormatPlayTogether() throws {
         let separate = try Fixtures.info("multi-format.json").formats.filter { $0.hasVideo != $0.hasAudio }
-        let failure = try Self.failure("bestvideo*+bestaudio/best", formats: separate)
-        #expect(failure == .separateStreamsOnly(.init(video: separate.first { $0.formatID == "400" }!, audio: separate.first { $0.formatID == "251" }!)))
-        #expect(failure?.description == "the page has video (400) and sound (251) only as separate formats, and Tandem plays one input per item")
+        let selection = try FormatSelector.select(FormatSpecParser.parse("bestvideo*+bestaudio/best"), from: separate)
+        #expect(selection.format.formatID == "400" && selection.audio?.formatID == "251")
     }
 
     @Test(arguments: [

@@ -40,9 +40,11 @@ public enum MediaIdentification {
     /// A live HLS playlist's origin is ``LiveHold``'s: `liveDelay` seconds behind its edge, or three
     /// segments (its default entry); another live stream's is where this open entered it (at its
     /// edge: nothing earlier is there for anyone), without a measured hold.
-    public static func examine(url: String, inputOptions: [String: String] = [:],
+    /// `audioURLs`: sound streams of the item opened beside `url` (``PlayerOptions/audioFiles``),
+    /// whose streams the identity lists after `url`'s.
+    public static func examine(url: String, audioURLs: [String] = [], inputOptions: [String: String] = [:],
                                liveDelay: Double? = nil) throws(OpenError) -> (identity: MediaIdentity, live: LiveOrigin?) {
-        let input = try InputFile(url: url, options: inputOptions)
+        let input = try MediaInput(url: url, externalURLs: audioURLs, options: inputOptions)
         try input.requireByteRanges()
         let info = input.info()
         guard info.live else { return (layout(of: info), nil) }

@@ -11,12 +11,17 @@ public struct MediaItem: Sendable, Codable, Equatable {
     /// A live stream (protocol 7): its positions are the stream's timestamps minus the party's
     /// origin (``LiveOrigin``); nil: an item with a start and an end.
     public var live: LiveOrigin?
+    /// A URL item's sound as a stream of its own (protocol 9): a web page's separate sound format,
+    /// which every member opens beside ``url`` and plays on one clock with it. Its streams are in
+    /// ``identity`` after ``url``'s.
+    public var audioURL: String?
 
-    public init(title: String, url: String? = nil, identity: MediaIdentity, live: LiveOrigin? = nil) {
+    public init(title: String, url: String? = nil, identity: MediaIdentity, live: LiveOrigin? = nil, audioURL: String? = nil) {
         self.title = title
         self.url = url
         self.identity = identity
         self.live = live
+        self.audioURL = audioURL
     }
 
     /// Whether the party serves this item's bytes (a host's local file).

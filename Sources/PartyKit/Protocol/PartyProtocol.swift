@@ -21,7 +21,10 @@ public enum PartyProtocol {
     ///    item for browsers (`relayWebFetch`, ``RelayWebFetch``) and the host answers in piece frames
     ///    (``RelayPieceChunk``), so browser guests on `tandem serve` play Matroska and the like. A
     ///    version-7 host would ignore the request and leave the guest waiting.
-    public static let version = 8
+    /// 9: a URL item can have its sound as a stream of its own (`MediaItem.audioURL`: a web page's
+    ///    separate video and sound formats, played by every member on one clock). A version-8 member
+    ///    would play the picture without sound.
+    public static let version = 9
     /// Largest message accepted (bytes of JSON). A welcome with 50 chat lines and a long participant
     /// list stays far below it; anything larger is an attack or a bug.
     public static let maxMessageBytes = 64 * 1024

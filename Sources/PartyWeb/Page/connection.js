@@ -2,7 +2,7 @@
 // native member's MemberConnection), and the WebSocket that drives it.
 
 /** The protocol this page speaks (docs/protocol.md). */
-export const PROTOCOL_VERSION = 8;
+export const PROTOCOL_VERSION = 9;
 /** Reconnecting: 0.1 s doubling to 5 s, for up to 60 s, as the native member does. */
 export const RETRY_FIRST = 0.1;
 export const RETRY_MAX = 5;

@@ -38,6 +38,8 @@ export function playability(item, canPlay, mse = true) {
     return { ok: false, reason: "this browser does not play HLS streams" };
   }
   if (!video && !audio) return { ok: false, reason: "the item has no video or sound this page can play" };
+  // Two streams on one clock (a web page's separate video and sound formats): one element plays one.
+  if (item.audioURL) return { ok: false, reason: "its picture and sound are separate streams, which this page cannot yet play together" };
   const yes = (type) => ["probably", "maybe"].includes(canPlay(type));
   const plays = (s, table, type) => Boolean(table[s.codec]) && yes(`${type}; codecs="${table[s.codec]}"`);
   const type = containerType(item.url ?? item.title);

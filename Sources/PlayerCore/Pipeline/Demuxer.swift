@@ -29,7 +29,7 @@ final class Demuxer: Sendable {
         var sparse = false
     }
 
-    private let input: InputFile
+    private let input: MediaInput
     private let routes: [Route]
     private let control: PlaybackControl
     private let logger: Logger
@@ -41,7 +41,7 @@ final class Demuxer: Sendable {
     /// to a position is a seek to this much more from the input's start.
     private let seekShift: Double
 
-    init(input: InputFile, routes: [Route], control: PlaybackControl, readAhead: ReadAhead,
+    init(input: MediaInput, routes: [Route], control: PlaybackControl, readAhead: ReadAhead,
          audioSwitch: (route: Int, changes: AudioTrackSwitch)? = nil, streamStart: Double? = nil, logger: Logger) {
         self.input = input
         seekShift = (streamStart ?? input.startSeconds) - input.startSeconds

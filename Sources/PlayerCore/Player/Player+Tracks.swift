@@ -54,9 +54,11 @@ extension Player {
 
     /// The container stream to play as audio: by ``PlayerOptions/audioChoice`` and languages, as mpv
     /// chooses; FFmpeg's best when there is nothing to choose between.
-    static func audioStream(_ options: PlayerOptions, info: MediaInfo, input: InputFile) -> Int? {
+    static func audioStream(_ options: PlayerOptions, info: MediaInfo, input: MediaInput) -> Int? {
         let tracks = MediaTrack.tracks(of: .audio, in: info)
-        if options.audioChoice == .auto, options.audioLanguages.isEmpty, !tracks.contains(where: \.isDefault) {
+        // An external sound file is played before the input's own tracks, as mpv prefers it.
+        if options.audioChoice == .auto, options.audioLanguages.isEmpty,
+           input.files.count > 1 || !tracks.contains(where: \.isDefault) {
             return input.bestStream(.audio)
         }
         guard let track = TrackSelection.choose(options.audioChoice, among: tracks, languages: options.audioLanguages, subtitles: false),
@@ -67,7 +69,7 @@ extension Player {
     /// Every subtitle stream of the file with its decoder and packet route, then the external
     /// files. A stream FFmpeg cannot decode is left out with a warning; a given file that cannot
     /// be read fails the open, one found by name is skipped with a warning.
-    static func subtitleSources(input: InputFile, info: MediaInfo, options: SubtitleOptions, start: Double,
+    static func subtitleSources(input: MediaInput, info: MediaInfo, options: SubtitleOptions, start: Double,
                                         warn: (String) -> Void) throws(OpenError) -> (sources: [SubtitleStage.Source], routes: [Demuxer.Route]) {
         var sources: [SubtitleStage.Source] = []
         var routes: [Demuxer.Route] = []

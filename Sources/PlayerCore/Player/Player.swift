@@ -22,7 +22,7 @@ public final class Player: Sendable {
 
     public let url: String
     public let info: MediaInfo
-    let input: InputFile
+    let input: MediaInput
     let control: PlaybackControl
     private let hub = EventHub()
     let queues: [any Abortable]
@@ -57,7 +57,7 @@ public final class Player: Sendable {
 
     /// Opens synchronously (blocks on I/O); ``open(_:options:)`` is the async form.
     public init(url: String, options: PlayerOptions = PlayerOptions()) throws(OpenError) {
-        let input = try InputFile(url: url, options: options.inputOptions)
+        let input = try MediaInput(url: url, externalURLs: options.audioFiles, options: options.inputOptions)
         self.url = url
         self.input = input
         info = input.info()

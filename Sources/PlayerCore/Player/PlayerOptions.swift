@@ -32,6 +32,10 @@ public struct PlayerOptions: Sendable {
     /// input's start. A live party sets its origin here, so that every member's positions are on
     /// the stream's time line, the same whatever moment its player entered the stream at.
     public var timeOrigin: Double?
+    /// Sound files played with the input on its clock (mpv's `--audio-file`): a page's separate
+    /// sound format, or a dub beside a film. Their streams are numbered after the input's; the
+    /// first one's sound is played unless a track is chosen.
+    public var audioFiles: [String] = []
 
     public init(videoSink: (any VideoSink)? = NullVideoSink(), audioSink: (any AudioSink)? = NullAudioSink(),
                 fast: Bool = false, timeSource: any TimeSource = MonotonicTimeSource(),

@@ -102,7 +102,7 @@ package struct PageLinkResolver: Sendable {
             throw PageLinkError(link: link, reason: .format(error))
         }
         return PageMedia(link: link, title: info.title ?? title ?? Self.lastComponent(link), duration: info.duration,
-                         url: selection.format.url, format: selection.format, note: selection.fallbackNote)
+                         url: selection.format.url, audioURL: selection.audio?.url, format: selection.format)
     }
 
     /// Entry `number` of playlist `playlist` (listed at `link`).

@@ -10,18 +10,19 @@ package struct PageMedia: Sendable, Equatable {
     package var duration: Double?
     /// What the player opens: the chosen format's URL.
     package var url: String
+    /// The sound a merge chose as a format of its own (yt-dlp's `bestvideo+bestaudio` on a page
+    /// with separate video and sound), played beside ``url`` on one clock; nil when ``url`` has all.
+    package var audioURL: String?
     /// The format chosen (nil: a playlist entry that is direct media itself, as a feed's enclosure).
     package var format: YtdlFormat?
-    /// A line to say about the choice (a merge played as one format), or nil.
-    package var note: String?
 
-    package init(link: String, title: String, duration: Double? = nil, url: String, format: YtdlFormat? = nil, note: String? = nil) {
+    package init(link: String, title: String, duration: Double? = nil, url: String, audioURL: String? = nil, format: YtdlFormat? = nil) {
         self.link = link
         self.title = title
         self.duration = duration
         self.url = url
+        self.audioURL = audioURL
         self.format = format
-        self.note = note
     }
 }
 

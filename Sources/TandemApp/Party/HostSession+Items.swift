@@ -45,12 +45,17 @@ extension HostSession {
                 return MediaItem(title: title.isEmpty ? url : title, url: url, identity: examined.identity, live: examined.live)
             case .page(let media):
                 try requireHTTP(media.url, named: media.link)
+                if let audio = media.audioURL { try requireHTTP(audio, named: media.link) }
                 var examined: (identity: MediaIdentity, live: LiveOrigin?)
-                do throws(OpenError) { examined = try MediaIdentification.examine(url: media.url, liveDelay: liveDelay) } catch {
+                do throws(OpenError) {
+                    examined = try MediaIdentification.examine(url: media.url, audioURLs: media.audioURL.map { [$0] } ?? [],
+                                                               liveDelay: liveDelay)
+                } catch {
                     throw OpenError(url: media.link, reason: error.reason)
                 }
                 if examined.identity.duration == 0, examined.live == nil, let duration = media.duration { examined.identity.duration = duration }
-                return MediaItem(title: media.title, url: media.url, identity: examined.identity, live: examined.live)
+                return MediaItem(title: media.title, url: media.url, identity: examined.identity, live: examined.live,
+                                 audioURL: media.audioURL)
             }
         }
     }

@@ -40,10 +40,7 @@ package enum PartySource: Sendable, Equatable {
                 continue
             }
             failures.forEach { say("\($0.description): left out of the party") }
-            for video in videos {
-                if let note = video.note { say("\(video.link): \(note)") }
-                sources.append(.page(video))
-            }
+            for video in videos { sources.append(.page(video)) }
         }
         return sources
     }

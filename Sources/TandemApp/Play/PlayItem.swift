@@ -16,8 +16,6 @@ package struct PlayItem: Sendable, Equatable {
     /// watch-later positions use it (never the media URL a page resolves to, which changes).
     package var name: String
     package var source: Source
-    /// The page's note on its format (a merge played as one format) was said.
-    private var noted = false
 
     package init(name: String, source: Source = .direct) {
         self.name = name
@@ -46,6 +44,8 @@ package struct PlayItem: Sendable, Equatable {
         package var title: String?
         /// The page's duration, when it says.
         package var duration: Double?
+        /// The page's separate sound, played beside ``url`` (``PageMedia/audioURL``).
+        package var audioURL: String?
     }
 
     /// The command's arguments as items: folders as their media files, page links (when `resolver`
@@ -98,8 +98,6 @@ package struct PlayItem: Sendable, Equatable {
             return Target(url: name)
         }
         let media = try await resolver.resolve(entry)
-        if let note = media.note, !noted { printError("\(media.link): \(note)") }
-        noted = true
         source = .page(.media(media))
         return Target(media)
     }
@@ -118,6 +116,6 @@ package struct PlayItem: Sendable, Equatable {
 
 extension PlayItem.Target {
     init(_ media: PageMedia) {
-        self.init(url: media.url, title: media.title, duration: media.duration)
+        self.init(url: media.url, title: media.title, duration: media.duration, audioURL: media.audioURL)
     }
 }

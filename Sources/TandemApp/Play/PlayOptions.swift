@@ -35,10 +35,12 @@ package struct PlayOptions: Sendable {
     package var slang: String?
     package var subFiles: [String]
     package var subDelay: Double
+    /// Sound files played with every item (`--audio-file`, mpv's).
+    package var audioFiles: [String]
     /// The sound outputs to try and the audio delay (nil: no sound output, paced without one).
     package var sound: SoundOptions?
 
-    package init(files: [String] = [], resolver: PageLinkResolver? = nil, json: Bool = false, headless: Bool, fast: Bool, start: PlayTime?, end: PlayTime?, loopFile: Bool, loopPlaylist: Bool, shuffle: Bool, savePositionOnQuit: Bool, noResumePlayback: Bool, watchLaterDir: String?, volume: Int?, screenshotDir: String?, speed: Double, framemd5: String?, wav: String?, snapshot: String?, ipc: String?, aid: TrackChoice, sid: TrackChoice, alang: String?, slang: String?, subFiles: [String], subDelay: Double, sound: SoundOptions? = nil) {
+    package init(files: [String] = [], resolver: PageLinkResolver? = nil, json: Bool = false, headless: Bool, fast: Bool, start: PlayTime?, end: PlayTime?, loopFile: Bool, loopPlaylist: Bool, shuffle: Bool, savePositionOnQuit: Bool, noResumePlayback: Bool, watchLaterDir: String?, volume: Int?, screenshotDir: String?, speed: Double, framemd5: String?, wav: String?, snapshot: String?, ipc: String?, aid: TrackChoice, sid: TrackChoice, alang: String?, slang: String?, subFiles: [String], subDelay: Double, audioFiles: [String] = [], sound: SoundOptions? = nil) {
         self.files = files
         self.resolver = resolver
         self.json = json
@@ -65,6 +67,7 @@ package struct PlayOptions: Sendable {
         self.slang = slang
         self.subFiles = subFiles
         self.subDelay = subDelay
+        self.audioFiles = audioFiles
         self.sound = sound
     }
 }

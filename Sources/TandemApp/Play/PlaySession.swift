@@ -145,6 +145,8 @@ package struct PlaySession {
             options.audioLanguages = PlayOptions.languages(command.alang)
             options.subtitles = command.subtitleOptions(for: media)
             options.startPosition = from
+            // A page's separate sound first: it is the one played unless --aid chooses.
+            options.audioFiles = (target.audioURL.map { [$0] } ?? []) + command.audioFiles
             player = try await Player.open(media, options: options)
         } catch {
             sound?.stop()

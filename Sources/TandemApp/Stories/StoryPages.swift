@@ -22,9 +22,8 @@ package enum StoryPages {
                 let given = story.title == Story.defaultTitle(story.url) ? nil : story.title
                 failures.forEach { say($0.description) }
                 for video in videos {
-                    if let note = video.note { say("\(video.link): \(note)") }
                     let title = videos.count == 1 ? given ?? video.title : video.title
-                    out.append(Story(url: video.url, title: title, poster: story.poster))
+                    out.append(Story(url: video.url, title: title, poster: story.poster, audioFiles: video.audioURL.map { [$0] } ?? []))
                 }
             } catch {
                 if case .openDirectly = await DirectFallback.decide(story.url, after: error) { out.append(story) } else { say(error.description) }

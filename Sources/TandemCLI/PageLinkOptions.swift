@@ -8,7 +8,7 @@ struct PageLinkOptions: ParsableArguments {
     @Option(name: .customLong("ytdl-format"), help: ArgumentHelp(
         "Which of a web page's formats to play, in yt-dlp's syntax as mpv's option: best, worst, bestvideo+bestaudio/best, "
             + "best[height<=720], a format ID, an extension (mp4); alternatives after / (default: \(FormatSpec.defaultText)). "
-            + "Tandem plays one input per item: a merge of separate video and sound plays the best format with both.",
+            + "A merge of separate video and sound plays both formats as one item.",
         valueName: "format"))
     var ytdlFormat: String?
     @Flag(name: .customLong("ytdl"), inversion: .prefixedNo, help: ArgumentHelp(

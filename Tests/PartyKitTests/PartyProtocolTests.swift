@@ -69,7 +69,7 @@ import Testing
         #expect(try PartyProtocol.decode(#"{"type":"bye"}"#) == .bye)
         #expect(try PartyProtocol.decode(#" { "type" : "listParticipants" } "#) == .listParticipants)
         #expect(try PartyProtocol.decode(#"{"t0": 2, "id": 5, "type": "timePing"}"#) == .timePing(TimePing(id: 5, t0: 2)))
-        #expect(try PartyProtocol.decode(#"{"type":"hello","version":8,"party":"p","key":"k","name":"n"}"#)
+        #expect(try PartyProtocol.decode(#"{"type":"hello","version":9,"party":"p","key":"k","name":"n"}"#)
             == .hello(Hello(party: "p", key: "k", name: "n")))
         #expect(try PartyProtocol.decode(#"{"type":"nodes","nodes":[{"host":"h","port":7}]}"#)
             == .nodes(NodeList(nodes: [NodeAddress(host: "h", port: 7)])))
@@ -139,7 +139,7 @@ import Testing
         let text = PartyProtocol.encode(.hello(hello))
         #expect(text.contains(#""live":{"origin":3.4}"#))
         #expect(try PartyProtocol.decode(text) == .hello(hello))
-        let plain = #"{"type":"hello","version":8,"party":"p","key":"k","name":"n","create":{"items":[{"title":"a.mp4","identity":{"duration":60,"streams":[]}}],"control":"host","handoff":false,"graceSeconds":30,"stallWaitSeconds":3}}"#
+        let plain = #"{"type":"hello","version":9,"party":"p","key":"k","name":"n","create":{"items":[{"title":"a.mp4","identity":{"duration":60,"streams":[]}}],"control":"host","handoff":false,"graceSeconds":30,"stallWaitSeconds":3}}"#
         guard case .hello(let decoded) = try PartyProtocol.decode(plain) else { Issue.record("not a hello"); return }
         #expect(decoded.create?.items.first?.live == nil)
     }
@@ -152,6 +152,18 @@ import Testing
         #expect(text.contains(#""live":{"delay":6,"origin":10}"#) || text.contains(#""live":{"origin":10,"delay":6}"#), "\(text)")
         guard case .hello(let decoded) = try PartyProtocol.decode(text) else { Issue.record("not a hello"); return }
         #expect(decoded.create?.items.first?.live?.delay == 6)
+    }
+
+    /// Protocol 9: a URL item's separate sound stream travels with it; an item without one has none.
+    @Test func anItemCarriesItsSeparateSound() throws {
+        let split = MediaItem(title: "Two Streams", url: "http://h/v.mp4", identity: MediaIdentity(duration: 60, streams: []),
+                              audioURL: "http://h/a.m4a")
+        let text = PartyProtocol.encode(.hello(Hello(party: "p", key: "k", name: "n", create: PartyConfig(items: [split]))))
+        #expect(text.contains(#""audioURL":"http:\/\/h\/a.m4a""#) || text.contains(#""audioURL":"http://h/a.m4a""#), "\(text)")
+        guard case .hello(let decoded) = try PartyProtocol.decode(text) else { Issue.record("not a hello"); return }
+        #expect(decoded.create?.items.first?.audioURL == "http://h/a.m4a")
+        let plain = MediaItem(title: "a.mp4", identity: MediaIdentity(duration: 60, streams: []))
+        #expect(!PartyProtocol.encode(.hello(Hello(party: "p", key: "k", name: "n", create: PartyConfig(items: [plain])))).contains("audioURL"))
     }
 
     /// The `live` command's seek: the edge (the member's moment plus what it read beyond it) less
@@ -168,7 +180,7 @@ import Testing
     @Test func missingRequiredFieldIsReported() {
         #expect(decodeError(#"{"type":"timePing","id":1}"#) == .badFields(type: "timePing", detail: "missing \"t0\""))
         #expect(decodeError(#"{"type":"chat"}"#) == .badFields(type: "chat", detail: "missing \"text\""))
-        #expect(decodeError(#"{"type":"hello","version":8,"party":"p","name":"n"}"#)
+        #expect(decodeError(#"{"type":"hello","version":9,"party":"p","name":"n"}"#)
             == .badFields(type: "hello", detail: "missing \"key\""))
         // Nested: a left whose participant lacks joinedAt.
         guard case .badFields(let type, let detail) = decodeError(

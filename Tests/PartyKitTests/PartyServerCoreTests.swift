@@ -126,37 +126,42 @@ import Testing
         h.connect(5, at: 2)
         let v1 = h.sendText(5, #"{"type":"hello","version":1,"party":"old","key":"k","name":"Old","create":{"items":["a.mp4"],"control":"host","handoff":false,"graceSeconds":30,"stallWaitSeconds":3}}"#, at: 2)
         #expect(v1.errors(to: 5).map(\.code) == [.versionMismatch])
-        #expect(v1.errors(to: 5).first?.message.contains("protocol 8, the client 1") == true)
+        #expect(v1.errors(to: 5).first?.message.contains("protocol 9, the client 1") == true)
         // A version-2 host (base64 relay chunks) as it was written: the same.
         h.connect(6, at: 2)
         let v2 = h.sendText(6, #"{"type":"hello","version":2,"party":"old2","key":"k","name":"Old","create":{"items":[{"title":"a.mp4","identity":{"duration":60,"streams":["video h264 640x360"],"bytes":519820,"sampleSHA256":"00"}}],"control":"host","handoff":false,"graceSeconds":30,"stallWaitSeconds":3}}"#, at: 2)
         #expect(v2.errors(to: 6).map(\.code) == [.versionMismatch])
-        #expect(v2.errors(to: 6).first?.message == "version mismatch: this server speaks protocol 8, the client 2")
+        #expect(v2.errors(to: 6).first?.message == "version mismatch: this server speaks protocol 9, the client 2")
         #expect(v2.closed == [6])
         #expect(h.core.partyCount == 1)
         // A version-3 member (no cluster redirects) as it was written: the same clear error.
         h.connect(7, at: 2)
         let v3 = h.sendText(7, #"{"type":"hello","version":3,"party":"old","key":"k","name":"Old"}"#, at: 2)
-        #expect(v3.errors(to: 7).first?.message == "version mismatch: this server speaks protocol 8, the client 3")
+        #expect(v3.errors(to: 7).first?.message == "version mismatch: this server speaks protocol 9, the client 3")
         // A version-4 member (no `nodes` updates) as it was written: the same clear error.
         h.connect(8, at: 2)
         let v4 = h.sendText(8, #"{"type":"hello","version":4,"party":"old","key":"k","name":"Old"}"#, at: 2)
-        #expect(v4.errors(to: 8).first?.message == "version mismatch: this server speaks protocol 8, the client 4")
+        #expect(v4.errors(to: 8).first?.message == "version mismatch: this server speaks protocol 9, the client 4")
         // A version-5 member (no sound output in its status) as it was written: the same clear error.
         h.connect(9, at: 2)
         let v5 = h.sendText(9, #"{"type":"hello","version":5,"party":"old","key":"k","name":"Old"}"#, at: 2)
-        #expect(v5.errors(to: 9).first?.message == "version mismatch: this server speaks protocol 8, the client 5")
+        #expect(v5.errors(to: 9).first?.message == "version mismatch: this server speaks protocol 9, the client 5")
         // A version-6 member (no live items: it would count a live stream from its own entry) as it was written.
         h.connect(10, at: 2)
         let v6 = h.sendText(10, #"{"type":"hello","version":6,"party":"old","key":"k","name":"Old"}"#, at: 2)
-        #expect(v6.errors(to: 10).first?.message == "version mismatch: this server speaks protocol 8, the client 6")
+        #expect(v6.errors(to: 10).first?.message == "version mismatch: this server speaks protocol 9, the client 6")
         #expect(v6.closed == [10])
         // A version-7 member (no hold behind a live edge) or host (its relay ignores requests for
         // converted pieces) as it was written.
         h.connect(11, at: 2)
         let v7 = h.sendText(11, #"{"type":"hello","version":7,"party":"old","key":"k","name":"Old"}"#, at: 2)
-        #expect(v7.errors(to: 11).first?.message == "version mismatch: this server speaks protocol 8, the client 7")
+        #expect(v7.errors(to: 11).first?.message == "version mismatch: this server speaks protocol 9, the client 7")
         #expect(v7.closed == [11])
+        // A version-8 member (it would play an item's separate sound stream not at all).
+        h.connect(12, at: 2)
+        let v8 = h.sendText(12, #"{"type":"hello","version":8,"party":"old","key":"k","name":"Old"}"#, at: 2)
+        #expect(v8.errors(to: 12).first?.message == "version mismatch: this server speaks protocol 9, the client 8")
+        #expect(v8.closed == [12])
     }
 
     @Test func secondHostIsRefused() {

@@ -31,6 +31,13 @@ import Testing
         #expect(page.contains("/web/main.js") && page.contains("/web/style.css"))
     }
 
+    /// The page says hello in the protocol version the server speaks (a bump must reach both).
+    @Test func thePageSpeaksTheServersProtocolVersion() throws {
+        let connection = try #require(WebAsset(name: "connection.js"))
+        let text = String(decoding: connection.bytes, as: UTF8.self)
+        #expect(text.contains("export const PROTOCOL_VERSION = \(PartyProtocol.version);"))
+    }
+
     @Test func theBrowserLinkKeepsTheKeyInTheFragment() {
         let tls = PartyLink(host: "203.0.113.7", port: 7000, party: "p1", key: "s3cret", fingerprint: String(repeating: "A", count: 43))
         #expect(tls.browserLink == "https://203.0.113.7:7000/p/p1#key=s3cret&fp=" + String(repeating: "A", count: 43))

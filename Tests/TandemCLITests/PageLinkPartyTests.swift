@@ -33,6 +33,37 @@ import TestSupport
         }
     }
 
+    /// A page whose picture and sound are separate formats: the item carries both URLs (protocol 9), and a
+    /// guest without yt-dlp opens the sound beside the picture and syncs.
+    @Test func aGuestOpensAPagesSeparateSoundBesideItsPicture() async throws {
+        try await PageSite.with { site in
+            let host = try ChildProcess.tandem(["host", "--headless", "--json", "--listen", "127.0.0.1:0", "--script", "play@1",
+                                                "--duration", "60", site.url("party-split.html")], adding: site.environment)
+            defer { host.kill() }
+            let linkLine = try await host.line(within: 60) { $0.contains("\"link\"") }
+            let link = try #require(JSONLines.objects(linkLine).first?["link"] as? String)
+            // The host's own member plays (its opens of both files are over: they start with their index).
+            _ = try await host.line(within: 60) { line in
+                line.contains("\"event\":\"status\"") && line.contains("\"playing\":true")
+            }
+            let soundOpens = site.requests("GET /party-sound.m4a")
+
+            let empty = try TemporaryFolder("no-ytdlp")
+            defer { empty.remove() }
+            let guest = try ChildProcess.tandem(["join", "--headless", "--json", "--name", "Gus", "--media", empty.path, "--duration", "40", link],
+                                                adding: ["PATH": empty.path])
+            defer { guest.kill() }
+            _ = try await guest.line(within: 60) { line in
+                line.contains("\"event\":\"status\"") && line.contains("\"synced\":true") && line.contains("\"playing\":true")
+            }
+            await guest.stop()
+            await host.stop()
+            #expect(site.requests("GET /party-split.html") == 1, "only the host's yt-dlp reads the page: \(site.server.requests)")
+            #expect(site.requests("GET /party-sound.m4a") > soundOpens, "the guest opened the sound: \(site.server.requests)")
+            #expect(site.requests("GET /party-video.mp4") >= 2 && site.requests("GET /party.mp4") == 0, "\(site.server.requests)")
+        }
+    }
+
     /// A playlist page: its videos are the party's items, in order.
     @Test func aPlaylistPageGivesThePartysItems() async throws {
         try await PageSite.with { site in

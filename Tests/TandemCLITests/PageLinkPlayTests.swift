@@ -49,6 +49,20 @@ import TestSupport
         }
     }
 
+    /// A page whose picture and sound are separate formats (`bestvideo*+bestaudio`, the default): both
+    /// opened and played on one clock, picture for picture and sample for sample as the clip they came from.
+    @Test func aPageOfSeparateVideoAndSoundPlaysBothAsTheClip() async throws {
+        try await PageSite.with { site in
+            let folder = try TemporaryFolder("split-page")
+            defer { folder.remove() }
+            let page = try await AudioFileCommandTests.played([site.url("split.html")], into: folder, name: "page", adding: site.environment)
+            let clip = try await AudioFileCommandTests.played([Repository.asset("h264-aac.mp4")], into: folder, name: "clip")
+            #expect(clip.frames.count == 100 && page.frames == clip.frames)
+            #expect(page.sound == clip.sound)
+            #expect(site.requests("GET /split-video.mp4") >= 1 && site.requests("GET /split-sound.m4a") >= 1, "\(site.server.requests)")
+        }
+    }
+
     @Test func aFormatIsChosenByYtdlFormat() async throws {
         try await PageSite.with { site in
             let chosen = try await Self.play(["--end", "0.5", "--ytdl-format", "hls-253/best", site.url("hls.html")], site: site)

@@ -12,6 +12,10 @@ import TestSupportHTTP
 ///   makes a playlist of them ("Two Clips (1)", "(2)");
 /// - `feed.xml`: an RSS feed with the two clips as enclosures (a playlist of references, listed flat);
 /// - `dash.html`: a `<video>` of a DASH manifest (`-f dash`), whose formats are DASH fragments only;
+/// - `split.html`: a `<video>` of `split.mpd`, a static DASH manifest of two whole files, the clip's
+///   picture (`split-video.mp4`) and its sound (`split-sound.m4a`) apart (``SplitClip``): yt-dlp lists
+///   a video-only and a sound-only format, as a video site lists its separate formats;
+/// - `party-split.html`: the same of the 60 s party clip (`party-split.mpd`, `party-video.mp4`, `party-sound.m4a`);
 /// - `nothing.html`: a page without video.
 ///
 /// ``environment`` isolates yt-dlp from the user's configuration and cache (HOME of its own).
@@ -52,6 +56,12 @@ struct PageSite {
             try write(folder, "two.html", page("Two Clips", videos: ["clip.mp4", "clip2.mp4"]))
             try write(folder, "dash.html", page("A DASH Page", videos: ["manifest.mpd"]))
             try write(folder, "nothing.html", page("Nothing Here", videos: []))
+            _ = try await SplitClip.make(in: folder, from: clip)
+            try write(folder, "split.mpd", splitManifest(seconds: 4, video: "split-video.mp4", sound: "split-sound.m4a"))
+            try write(folder, "split.html", page("Two Streams", videos: ["split.mpd"]))
+            _ = try await SplitClip.make(in: folder, from: Repository.asset("party.mp4"), video: "party-video.mp4", sound: "party-sound.m4a")
+            try write(folder, "party-split.mpd", splitManifest(seconds: 60, video: "party-video.mp4", sound: "party-sound.m4a"))
+            try write(folder, "party-split.html", page("A Party In Two Streams", videos: ["party-split.mpd"]))
             let server = try await StaticFileServer.start(root: folder.path)
             try write(folder, "feed.xml", feed(base: server.url("")))
             return PageSite(server: server, folder: folder)
@@ -90,6 +100,25 @@ struct PageSite {
     private static func page(_ title: String, videos: [String]) -> String {
         let tags = videos.map { "<video src=\"\($0)\" controls></video>" }.joined(separator: "\n")
         return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>\(title)</title></head>\n<body>\n<h1>\(title)</h1>\n\(tags)\n</body></html>\n"
+    }
+
+    /// Two adaptation sets of one whole-file representation each (yt-dlp reads `codecs` for what each holds).
+    private static func splitManifest(seconds: Int, video: String, sound: String) -> String {
+        """
+        <?xml version="1.0" encoding="utf-8"?>
+        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-on-demand:2011" type="static"
+             mediaPresentationDuration="PT\(seconds)S" minBufferTime="PT2S">
+          <Period>
+            <AdaptationSet mimeType="video/mp4" contentType="video">
+              <Representation id="v" codecs="avc1.64000d" width="320" height="240" bandwidth="200000"><BaseURL>\(video)</BaseURL></Representation>
+            </AdaptationSet>
+            <AdaptationSet mimeType="audio/mp4" contentType="audio">
+              <Representation id="a" codecs="mp4a.40.2" audioSamplingRate="44100" bandwidth="128000"><BaseURL>\(sound)</BaseURL></Representation>
+            </AdaptationSet>
+          </Period>
+        </MPD>
+
+        """
     }
 
     private static func feed(base: String) -> String {

@@ -115,7 +115,7 @@ test("each refusal ends the page with its own line; a restart only retries", () 
     return m.message({ type: "error", code, message }, 2);
   };
   assert.match(refusal("wrongKey", "wrong key")[0].reason, /wrong key — check that the link was copied whole/);
-  assert.match(refusal("versionMismatch", "version mismatch: this server speaks protocol 9, the client 8")[0].reason, /protocol 9.*this page speaks protocol 8/);
+  assert.match(refusal("versionMismatch", "version mismatch: this server speaks protocol 10, the client 9")[0].reason, /protocol 10.*this page speaks protocol 9/);
   assert.match(refusal("unknownParty", "no such party")[0].reason, /no party "p1".*ended, or the link is wrong/);
   assert.equal(refusal("unknownParty", "no such party", true)[0].kind, "notice");
   assert.equal(refusal("serverShutdown", "restarting")[0].kind, "notice");
@@ -143,6 +143,8 @@ test("an item plays when the browser decodes its codecs, and says which one it d
   assert.match(playability(item("film.mkv", "video h264 640x360", "audio ac3 48000 Hz 6 ch"), chromium, false).reason, /no Media Source Extensions/);
   const url = { ...item("film.mkv", "video h264 640x360"), url: "https://example.com/film.mkv" };
   assert.ok(!playability(url, chromium).convert, "the party converts only the files it serves");
+  const split = { ...item("Two Streams", "video h264 640x360", "audio aac 44100 Hz 2 ch"), url: "https://example.com/v.mp4", audioURL: "https://example.com/a.m4a" };
+  assert.match(playability(split, chromium).reason, /picture and sound are separate streams/);
   assert.equal(containerType("a.M4A"), "audio/mp4");
   assert.equal(webPath("brave otter", 2, "3.m4s"), "/party/brave%20otter/media/2/web/3.m4s");
 });

@@ -426,7 +426,7 @@ let package = Package(
             name: "TandemAppTests",
             dependencies: ["TestSupport", "TandemApp", "MPVIPC", "PlayerCore", "MediaTime", "PartySimulator", "PartyKit", "StoryKit",
                            "PartyServer", "PartyClient", "SyncplayClient", "SyncplayKit", "TandemWindow", "CSDL2", "SoundOutput",
-                           .product(name: "Logging", package: "swift-log")]
+                           "YtdlKit", .product(name: "Logging", package: "swift-log")]
         ),
         // The benchmark tools' parts: the delayed link, load statistics, skew phases, summaries.
         .testTarget(name: "TandemBenchTests", dependencies: ["TandemBench", "TandemApp", "MPVIPC", "PartyKit"]),

@@ -16,7 +16,12 @@ public struct OpenError: Error, CustomStringConvertible, Sendable, Equatable {
 
     /// The server refused the URL with a 403 or another 4xx status than 400, 401 and 404 (a 410
     /// among them): what a site answers for a media link that has expired.
-    public var isHTTPRefusal: Bool { reason.hasSuffix(Self.forbiddenReason) || reason.hasSuffix(Self.otherClientErrorReason) }
+    public var isHTTPRefusal: Bool { Self.isHTTPRefusal(reason) }
+
+    /// Whether a reason (or a line ending with one, as a party member's problem) is such a refusal.
+    public static func isHTTPRefusal(_ reason: String) -> Bool {
+        reason.hasSuffix(forbiddenReason) || reason.hasSuffix(otherClientErrorReason)
+    }
 
     static let forbiddenReason = "HTTP 403 forbidden"
     static let otherClientErrorReason = "HTTP 4xx: the server refused the request"

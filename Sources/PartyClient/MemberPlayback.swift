@@ -175,7 +175,7 @@ final class MemberPlayback: Sendable {
             if let player, player !== previous, player.hasVideo, show.items.indices.contains(show.item), show.items[show.item].live != nil {
                 checkWindow(of: player, moment: show.position)
             }
-            let failure = player == nil ? (navigator.snapshot.current?.error ?? "it could not be opened") : nil
+            let failure = player == nil ? MemberPlayback.problem(navigator.snapshot.current?.error, item: show.items[safe: show.item]) : nil
             if let failure { options.problem(failure) }
             let media = state.withLock { $0.snapshot.media }
             let source = media.indices.contains(show.item) ? media[show.item].origin.label : nil
@@ -256,6 +256,20 @@ final class MemberPlayback: Sendable {
             navigator = nil
             state.withLock { $0.snapshot = Snapshot() }
         }
+    }
+}
+
+extension MemberPlayback {
+    /// Why an item could not be opened, for the party: without the item's own URL in front (a video
+    /// site's link runs to a kilobyte, and the party keeps 200 characters of a problem), so the
+    /// reason itself (`HTTP 403 forbidden`) reaches the others and the host, which asks for a new link.
+    static func problem(_ error: String?, item: MediaItem?) -> String {
+        guard let error else { return "it could not be opened" }
+        for url in [item?.url, item?.audioURL].compactMap({ $0 }) where error.hasPrefix(url + ": ") {
+            let reason = error.dropFirst(url.count + 2)
+            return url == item?.audioURL ? "its sound: \(reason)" : String(reason)
+        }
+        return error
     }
 }
 

@@ -124,6 +124,8 @@ public actor PartyMember {
         /// A live item: seconds its player has read beyond the moment shown — how far behind the live
         /// edge it is (a live input reads on to the edge: PlayerCore's `ReadAhead.Limits.live`); nil for other items.
         public var behindLive: Double? = nil
+        /// The party's item now (its timeline's), nil before the welcome.
+        public var item: Int? = nil
     }
 
     public var status: Status {
@@ -132,7 +134,7 @@ public actor PartyMember {
                synced: core.isSynced && shown.pendingShows == 0 && shown.player != nil,
                position: shown.player?.position, duration: shown.player?.duration,
                playing: core.timeline?.playing ?? false, connected: socket != nil, items: core.config?.items.count ?? 0,
-               behindLive: Self.behindLive(shown, items: core.config?.items ?? []))
+               behindLive: Self.behindLive(shown, items: core.config?.items ?? []), item: core.timeline?.item)
     }
 
     /// For a live item shown: what its player has read beyond its moment (reading stops at the edge).
@@ -273,6 +275,10 @@ public actor PartyMember {
     }
 
     public func chat(_ text: String) async { perform([.send(.chat(ChatText(text: text)))]) }
+
+    /// The host's new address for a URL item (its old one refused: an expired link), which the server
+    /// passes to every member (``ItemURL``).
+    public func changeItemURL(_ change: ItemURL) async { perform([.send(.itemURL(change))]) }
 
     /// Asks the server who is here (answered as a notice).
     public func listParticipants() async { perform([.send(.listParticipants)]) }

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A page's media link that has expired by its turn in a playlist (the site answers 410 Gone, and
-/// its page now points elsewhere): `tandem play` asks yt-dlp again, once, and plays the new link.
+/// A page's media link that has expired (the site answers 410 Gone, and its page now points
+/// elsewhere): `tandem play` asks yt-dlp again, once, and plays the new link; a party's host does the
+/// same when a member is refused it, and every member opens the new one.
 @Suite struct PageLinkExpiryTests {
     @Test func anExpiredMediaLinkIsResolvedAgainOnce() async throws {
         try await PageSite.with { site in
@@ -31,6 +32,39 @@ import TestSupport
             #expect(play.standardError.contains(
                 "tandem: \(page): HTTP 4xx: the server refused the request: its link may have expired, asking yt-dlp again\n"), "\(play.standardError)")
             #expect(site.requests("GET /expiring.html") == 2, "\(site.server.requests)")
+        }
+    }
+
+    @Test func aPartysExpiredLinkIsResolvedAgainByTheHost() async throws {
+        try await PageSite.with { site in
+            for name in ["old.mp4", "new.mp4"] { try FileManager.default.copyItem(atPath: Repository.asset("party.mp4"), toPath: site.folder.path(name)) }
+            try site.writePage("expiring.html", title: "An Expiring Party", videos: ["old.mp4"])
+            let page = site.url("expiring.html")
+            let host = try ChildProcess.tandem(["host", "--headless", "--json", "--listen", "127.0.0.1:0", "--script", "play@1",
+                                                "--duration", "60", page], adding: site.environment)
+            defer { host.kill() }
+            let linkLine = try await host.line(within: 60) { $0.contains("\"link\"") }
+            let link = try #require(JSONLines.objects(linkLine).first?["link"] as? String)
+            _ = try await host.line(within: 60) { $0.contains("\"event\":\"status\"") && $0.contains("\"playing\":true") }
+            // Hours later, as far as the site is concerned: the link is gone, the page points elsewhere.
+            site.server.refuse("old.mp4", status: 410)
+            try site.writePage("expiring.html", title: "An Expiring Party", videos: ["new.mp4"])
+
+            let empty = try TemporaryFolder("no-ytdlp")
+            defer { empty.remove() }
+            let guest = try ChildProcess.tandem(["join", "--headless", "--json", "--name", "Gus", "--media", empty.path, "--duration", "40", link],
+                                                adding: ["PATH": empty.path])
+            defer { guest.kill() }
+            _ = try await guest.line(within: 60) { line in
+                line.contains("\"event\":\"status\"") && line.contains("\"synced\":true") && line.contains("\"playing\":true")
+            }
+            await guest.stop()
+            await host.stop()
+            #expect(host.standardError.contains("\(page): the party's link to it was refused (expired?): asking yt-dlp again"),
+                    "\(host.standardError)")
+            #expect(site.requests("GET /expiring.html") == 2, "\(site.server.requests)")
+            #expect(site.requests("GET /new.mp4") >= 2, "host and guest open the new link: \(site.server.requests)")
+            #expect(guest.standardOutput.contains("the host found a new link for it"), "\(guest.standardOutput)")
         }
     }
 }

@@ -20,7 +20,7 @@ extension ParticipantCore {
             guard case .seated(var seat) = phase else { return [] }
             defer { phase = .seated(seat) }
             return applyTimeline(&seat, now: now)
-        case .timeline, .joined, .left, .participants, .presence, .hostChanged:
+        case .timeline, .joined, .left, .participants, .presence, .hostChanged, .itemURL:
             guard case .seated(var seat) = phase else { return [] }  // no seat yet: nothing to update
             defer { phase = .seated(seat) }
             return receive(message, seat: &seat, now: now)
@@ -98,6 +98,20 @@ extension ParticipantCore {
             seat.participants = seat.participants.map { $0.id == info.id ? info : ($0.role == .host ? demoted($0) : $0) }
             if info.id == seat.me.id { seat.me = info }
             return [.notice(.hostChanged(info))]
+        case .itemURL(let change):
+            guard seat.config.items.indices.contains(change.item), seat.config.items[change.item].url != nil,
+                  seat.config.items[change.item].url != change.url || seat.config.items[change.item].audioURL != change.audioURL
+            else { return [] }
+            seat.config.items[change.item].url = change.url
+            seat.config.items[change.item].audioURL = change.audioURL
+            let title = seat.config.items[change.item].title
+            var out: [Action] = [.notice(.media("\(title): the host found a new link for it, opening that"))]
+            // The item playing is opened again at the new address, where the party is now (every
+            // member, so that all play what the host resolved); another item opens it in its turn.
+            if change.item == seat.timeline.item, seat.player.appliedEpoch > 0, let sync = clockSync.estimate {
+                out += reseek(&seat, sync: sync, now: now)
+            }
+            return out
         default:
             return []
         }

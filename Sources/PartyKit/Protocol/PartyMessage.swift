@@ -25,6 +25,8 @@ public enum PartyMessage: Sendable, Equatable {
     case presence(ParticipantInfo)
     /// In a cluster: the live nodes changed (what a welcome's `nodes` said, now).
     case nodes(NodeList)
+    /// Both ways (protocol 9): the host's new address for a URL item; the server's to every member.
+    case itemURL(ItemURL)
 
     /// The wire name of the message's type.
     public var type: String {
@@ -49,6 +51,7 @@ public enum PartyMessage: Sendable, Equatable {
         case .hostChanged: "hostChanged"
         case .presence: "presence"
         case .nodes: "nodes"
+        case .itemURL: "itemURL"
         }
     }
 }

@@ -24,6 +24,8 @@ public enum PartyProtocol {
     /// 9: a URL item can have its sound as a stream of its own (`MediaItem.audioURL`: a web page's
     ///    separate video and sound formats, played by every member on one clock). A version-8 member
     ///    would play the picture without sound.
+    ///    And the host may give a URL item a new address (`itemURL`, ``ItemURL``) when its old one
+    ///    was refused (a video site's expired link), which every member then opens.
     public static let version = 9
     /// Largest message accepted (bytes of JSON). A welcome with 50 chat lines and a long participant
     /// list stays far below it; anything larger is an attack or a bug.
@@ -147,6 +149,7 @@ struct Envelope: Codable {
         case "hostChanged": message = .hostChanged(try ParticipantInfo(from: decoder))
         case "presence": message = .presence(try ParticipantInfo(from: decoder))
         case "nodes": message = .nodes(try NodeList(from: decoder))
+        case "itemURL": message = .itemURL(try ItemURL(from: decoder))
         default: throw PartyProtocol.DecodeError.unknownType(type)
         }
         return message
@@ -173,6 +176,7 @@ struct Envelope: Codable {
         case .error(let m): try m.encode(to: encoder)
         case .partyEnded(let m): try m.encode(to: encoder)
         case .nodes(let m): try m.encode(to: encoder)
+        case .itemURL(let m): try m.encode(to: encoder)
         }
     }
 }

@@ -28,6 +28,17 @@ extension PartyServerCore {
             return broadcast(party, .chatMessage(line))
         case .listParticipants:
             return [.send(connection: id, .participants(ParticipantList(participants: party.participants)))]
+        case .itemURL(let change):
+            guard seat.info.role == .host else {
+                return [.send(connection: id, .refused(Refused(id: 0, reason: "only the host can change an item's URL")))]
+            }
+            if let problem = change.problem(items: party.config.items) {
+                return [.send(connection: id, .refused(Refused(id: 0, reason: "item URL: \(problem)")))]
+            }
+            party.config.items[change.item].url = change.url
+            party.config.items[change.item].audioURL = change.audioURL
+            parties[partyID] = party
+            return broadcast(party, .itemURL(change))
         case .bye:
             connections[id]?.party = nil
             return removeSeat(seatID, party: partyID, reason: "left the party", now: now)

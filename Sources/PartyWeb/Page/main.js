@@ -143,7 +143,20 @@ function message(msg) {
       break;
     case "chatMessage": appendChat(msg.from, msg.text); break;
     case "refused": toast(msg.reason); break;
+    case "itemURL": newLink(msg); break;
   }
+}
+
+/** The host's new link for a URL item (its old one expired): the item playing opens it where the party is. */
+function newLink(change) {
+  const it = welcome?.config.items[change.item];
+  if (!it?.url || (it.url === change.url && it.audioURL === change.audioURL)) return;
+  it.url = change.url;
+  if (change.audioURL) it.audioURL = change.audioURL; else delete it.audioURL;
+  toast(`${it.title}: the host found a new link for it`);
+  if (change.item !== item || !sync.timeline) return;
+  item = null;
+  timeline({ ...sync.timeline, reason: undefined });
 }
 
 function people() { renderPeople(participants, welcome?.you.id); }

@@ -91,3 +91,29 @@ extension HostSession {
         }
     }
 }
+
+extension HostSession {
+    /// How often the host looks for a member refused an item's link.
+    static let refreshCheckInterval: Duration = .seconds(1)
+
+    /// Gives the party a new link for an item of a page when a member's player is refused the old one
+    /// (``LinkRefresh``): yt-dlp asks the page again, off the status path. Until cancelled.
+    static func refreshLinks(_ refresh: LinkRefresh, member: PartyMember, resolver: PageLinkResolver) async {
+        var refresh = refresh
+        let clock = ContinuousClock()
+        let start = clock.now
+        while !Task.isCancelled {
+            try? await Task.sleep(for: refreshCheckInterval)
+            let status = await member.status
+            let now = (clock.now - start) / .seconds(1)
+            guard let (item, page) = refresh.due(item: status.item, participants: status.participants, now: now) else { continue }
+            printError("\(page): the party's link to it was refused (expired?): asking yt-dlp again")
+            do throws(PageLinkError) {
+                let media = try await resolver.resolve(.page(link: page, title: nil, duration: nil))
+                await member.changeItemURL(ItemURL(item: item, url: media.url, audioURL: media.audioURL))
+            } catch {
+                printError(error.description)
+            }
+        }
+    }
+}

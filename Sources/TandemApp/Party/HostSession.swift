@@ -116,12 +116,18 @@ package struct HostSession: Sendable {
             : MediaUpstream(link: ownLink, files: localFiles, seat: { await member.seatToken }, trust: place.trust,
                             node: member.node, web: WebMediaConverter(files: localFiles, items: items), logger: logger)
         let relayTask = Mutex<Task<Void, Never>?>(nil)
+        let refreshTask = Mutex<Task<Void, Never>?>(nil)
+        let refresh = LinkRefresh(sources: Array(sources.prefix(items.count)))
+        let resolver = options.resolver
         let status = await MemberSession.run(member, output: output, script: options.script, duration: options.duration,
                                              ipc: options.ipc, window: window, afterJoin: {
+            if let resolver, !refresh.isEmpty {
+                refreshTask.withLock { $0 = Task { await Self.refreshLinks(refresh, member: member, resolver: resolver) } }
+            }
             guard let relay else { return }
             relayTask.withLock { $0 = Task { await relay.run() } }
         })
-        if let task = relayTask.withLock({ $0 }) {
+        for task in [relayTask.withLock({ $0 }), refreshTask.withLock({ $0 })].compactMap({ $0 }) {
             task.cancel()
             await task.value
         }

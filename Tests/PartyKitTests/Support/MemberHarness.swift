@@ -104,9 +104,10 @@ final class MemberHarness {
     /// Joins with `timeline` at the current time and runs the ping burst until the first seek;
     /// completes that seek unless told otherwise. Returns the seek.
     @discardableResult
-    func join(timeline: Timeline, you: ParticipantInfo = Fixtures.bob, completeSeek: Bool = true) -> Seek? {
+    func join(timeline: Timeline, you: ParticipantInfo = Fixtures.bob, config: PartyConfig = PartyConfig(items: ["movie.mp4", "extra.mkv"]),
+              completeSeek: Bool = true) -> Seek? {
         start()
-        receive(.welcome(welcome(you: you, timeline: timeline)))
+        receive(.welcome(welcome(you: you, timeline: timeline, config: config)))
         var seek: Seek?
         for _ in 0..<400 where seek == nil {
             seek = advance(to: now + 0.005).compactMap(Seek.init).first

@@ -40,26 +40,16 @@ import TestSupport
             for name in ["old.mp4", "new.mp4"] { try FileManager.default.copyItem(atPath: Repository.asset("party.mp4"), toPath: site.folder.path(name)) }
             try site.writePage("expiring.html", title: "An Expiring Party", videos: ["old.mp4"])
             let page = site.url("expiring.html")
-            let host = try ChildProcess.tandem(["host", "--headless", "--json", "--listen", "127.0.0.1:0", "--script", "play@1",
-                                                "--duration", "60", page], adding: site.environment)
-            defer { host.kill() }
-            let linkLine = try await host.line(within: 60) { $0.contains("\"link\"") }
-            let link = try #require(JSONLines.objects(linkLine).first?["link"] as? String)
-            _ = try await host.line(within: 60) { $0.contains("\"event\":\"status\"") && $0.contains("\"playing\":true") }
+            let party = try await PageParty.host(page, site: site)
+            defer { party.kill() }
             // Hours later, as far as the site is concerned: the link is gone, the page points elsewhere.
             site.server.refuse("old.mp4", status: 410)
             try site.writePage("expiring.html", title: "An Expiring Party", videos: ["new.mp4"])
-
-            let empty = try TemporaryFolder("no-ytdlp")
-            defer { empty.remove() }
-            let guest = try ChildProcess.tandem(["join", "--headless", "--json", "--name", "Gus", "--media", empty.path, "--duration", "40", link],
-                                                adding: ["PATH": empty.path])
+            let guest = try await party.guest()
             defer { guest.kill() }
-            _ = try await guest.line(within: 60) { line in
-                line.contains("\"event\":\"status\"") && line.contains("\"synced\":true") && line.contains("\"playing\":true")
-            }
             await guest.stop()
-            await host.stop()
+            await party.stop()
+            let host = party.host
             #expect(host.standardError.contains("\(page): the party's link to it was refused (expired?): asking yt-dlp again"),
                     "\(host.standardError)")
             #expect(site.requests("GET /expiring.html") == 2, "\(site.server.requests)")

@@ -8,25 +8,14 @@ import TestSupport
 @Suite struct PageLinkPartyTests {
     @Test func aGuestOpensWhatTheHostResolvedAndSyncs() async throws {
         try await PageSite.with { site in
-            let page = site.url("party.html")
-            let host = try ChildProcess.tandem(["host", "--headless", "--json", "--listen", "127.0.0.1:0", "--script", "play@1",
-                                                "--duration", "60", page], adding: site.environment)
-            defer { host.kill() }
-            let linkLine = try await host.line(within: 60) { $0.contains("\"link\"") }
-            let link = try #require(JSONLines.objects(linkLine).first?["link"] as? String)
-
-            let empty = try TemporaryFolder("no-ytdlp")
-            defer { empty.remove() }
-            let guest = try ChildProcess.tandem(["join", "--headless", "--json", "--name", "Gus", "--media", empty.path, "--duration", "40", link],
-                                                adding: ["PATH": empty.path])
+            let party = try await PageParty.host(site.url("party.html"), site: site)
+            defer { party.kill() }
+            let guest = try await party.guest()
             defer { guest.kill() }
-            _ = try await guest.line(within: 60) { line in
-                line.contains("\"event\":\"status\"") && line.contains("\"synced\":true") && line.contains("\"playing\":true")
-            }
             // The guest opened the item's URL itself (not a stream of the host's), and the item is the page's.
-            _ = try await host.output(containing: "Gus watching (url)", within: 30)
+            _ = try await party.host.output(containing: "Gus watching (url)", within: 30)
             await guest.stop()
-            await host.stop()
+            await party.stop()
             #expect(site.requests("GET /party.html") == 1, "only the host's yt-dlp reads the page: \(site.server.requests)")
             #expect(site.requests("GET /party.mp4") >= 2, "host and guest open the clip: \(site.server.requests)")
             #expect(!guest.standardError.contains("yt-dlp"), "\(guest.standardError)")
@@ -37,27 +26,13 @@ import TestSupport
     /// guest without yt-dlp opens the sound beside the picture and syncs.
     @Test func aGuestOpensAPagesSeparateSoundBesideItsPicture() async throws {
         try await PageSite.with { site in
-            let host = try ChildProcess.tandem(["host", "--headless", "--json", "--listen", "127.0.0.1:0", "--script", "play@1",
-                                                "--duration", "60", site.url("party-split.html")], adding: site.environment)
-            defer { host.kill() }
-            let linkLine = try await host.line(within: 60) { $0.contains("\"link\"") }
-            let link = try #require(JSONLines.objects(linkLine).first?["link"] as? String)
-            // The host's own member plays (its opens of both files are over: they start with their index).
-            _ = try await host.line(within: 60) { line in
-                line.contains("\"event\":\"status\"") && line.contains("\"playing\":true")
-            }
+            let party = try await PageParty.host(site.url("party-split.html"), site: site)
+            defer { party.kill() }
             let soundOpens = site.requests("GET /party-sound.m4a")
-
-            let empty = try TemporaryFolder("no-ytdlp")
-            defer { empty.remove() }
-            let guest = try ChildProcess.tandem(["join", "--headless", "--json", "--name", "Gus", "--media", empty.path, "--duration", "40", link],
-                                                adding: ["PATH": empty.path])
+            let guest = try await party.guest()
             defer { guest.kill() }
-            _ = try await guest.line(within: 60) { line in
-                line.contains("\"event\":\"status\"") && line.contains("\"synced\":true") && line.contains("\"playing\":true")
-            }
             await guest.stop()
-            await host.stop()
+            await party.stop()
             #expect(site.requests("GET /party-split.html") == 1, "only the host's yt-dlp reads the page: \(site.server.requests)")
             #expect(site.requests("GET /party-sound.m4a") > soundOpens, "the guest opened the sound: \(site.server.requests)")
             #expect(site.requests("GET /party-video.mp4") >= 2 && site.requests("GET /party.mp4") == 0, "\(site.server.requests)")

@@ -173,6 +173,18 @@ extension InputFile {
         return options
     }
 
+    /// libavformat's http options that send `headers` with every request (a page's `Referer`, a site's
+    /// `User-Agent` or `Cookie`): the `User-Agent` as `user_agent`, the others as `headers` lines.
+    public static func options(sending headers: [String: String]) -> [String: String] {
+        var options: [String: String] = [:]
+        var lines = ""
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            if name.lowercased() == "user-agent" { options["user_agent"] = value } else { lines += "\(name): \(value)\r\n" }
+        }
+        if !lines.isEmpty { options["headers"] = lines }
+        return options
+    }
+
     /// Whether a position can be sought: true for local files, for http(s) servers that answer
     /// byte ranges and for segment playlists (HLS), false for a server that sends the whole body
     /// whatever the `Range` (libavformat then marks its byte stream not seekable).

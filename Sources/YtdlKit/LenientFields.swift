@@ -23,6 +23,14 @@ extension KeyedDecodingContainer where Key == FieldKey {
         return value
     }
 
+    /// An object of text values (`http_headers`); values that are not text are dropped.
+    func strings(_ name: String) -> [String: String] {
+        guard let nested = try? nestedContainer(keyedBy: FieldKey.self, forKey: FieldKey(name)) else { return [:] }
+        var out: [String: String] = [:]
+        for key in nested.allKeys { if let value = nested.string(key.stringValue) { out[key.stringValue] = value } }
+        return out
+    }
+
     func bool(_ name: String) -> Bool? {
         (try? decodeIfPresent(Bool.self, forKey: FieldKey(name))) ?? nil
     }

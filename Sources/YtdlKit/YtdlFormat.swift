@@ -42,6 +42,20 @@ public struct YtdlFormat: Sendable, Equatable, Decodable {
     public var formatNote: String?
     /// Encrypted: no player without the keys plays it. yt-dlp also writes `"maybe"`, read as unknown.
     public var hasDRM: Bool?
+    /// The HTTP headers yt-dlp says the format is fetched with (`http_headers`: a `User-Agent`, the
+    /// page as `Referer`, a site's `Cookie`…).
+    public var httpHeaders: [String: String] = [:]
+
+    /// The headers a player sends for the format, as mpv's ytdl hook passes them: the `User-Agent`,
+    /// and `Cookie`, `Referer` and `X-Forwarded-For` (what sites check); values with a line break are
+    /// left out (they would add headers of their own).
+    public var playerHeaders: [String: String] {
+        httpHeaders.filter { name, value in
+            Self.playerHeaderNames.contains(name.lowercased()) && !value.contains(where: \.isNewline)
+        }
+    }
+
+    static let playerHeaderNames: Set<String> = ["user-agent", "cookie", "referer", "x-forwarded-for"]
 
     /// A format with the fields given (tests, hand-made lists); the others absent.
     public init(formatID: String, url: String, ext: String? = nil, protocol: String? = nil, vcodec: String? = nil,
@@ -84,6 +98,7 @@ public struct YtdlFormat: Sendable, Equatable, Decodable {
                   filesize: c.number("filesize"), filesizeApprox: c.number("filesize_approx"), language: c.string("language"),
                   container: c.string("container"), dynamicRange: c.string("dynamic_range"), formatNote: c.string("format_note"),
                   hasDRM: c.bool("has_drm"))
+        httpHeaders = c.strings("http_headers")
     }
 
     /// It may carry pictures: its video codec is not `"none"` (unknown counts, as in yt-dlp).

@@ -11,6 +11,12 @@ enum Assets {
 }
 
 @Suite struct InputFileTests {
+    @Test func headersBecomeLibavformatsHTTPOptions() {
+        #expect(InputFile.options(sending: ["User-Agent": "Tandem/1", "Referer": "https://a/page", "Cookie": "id=1"])
+                == ["user_agent": "Tandem/1", "headers": "Cookie: id=1\r\nReferer: https://a/page\r\n"])
+        #expect(InputFile.options(sending: [:]).isEmpty)
+    }
+
     /// `tandem probe` reports what ffprobe reports.
     @Test(arguments: ["h264-aac.mp4", "vp9-opus.webm", "audio-only.m4a", "odd-dims.mp4", "10bit.mkv"])
     func infoAgreesWithFFprobe(clip: String) async throws {

@@ -63,6 +63,15 @@ import Testing
         #expect(h.core.config?.items[2].url == nil)
     }
 
+    @Test func onlyAPagesRefererAndUserAgentAreShared() {
+        #expect(MediaItem.shared(["Referer": "https://a/p", "user-agent": "UA", "Cookie": "session=secret", "X-Forwarded-For": "192.0.2.1"])
+                == ["Referer": "https://a/p", "user-agent": "UA"])
+        #expect(MediaItem.shared(["Cookie": "session=secret"]) == nil)
+        #expect(ItemURL(item: 0, url: "https://a/b.mp4", headers: ["Cookie": "x"]).problem(items: Self.config.items)
+                == "only Referer and User-Agent headers can be shared")
+        #expect(ItemURL(item: 0, url: "https://a/b.mp4", headers: ["Referer": "https://a/p"]).problem(items: Self.config.items) == nil)
+    }
+
     @Test func itSurvivesTheWire() throws {
         let text = PartyProtocol.encode(.itemURL(Self.fresh))
         #expect(text.contains(#""type":"itemURL""#))

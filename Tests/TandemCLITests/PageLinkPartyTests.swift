@@ -22,6 +22,21 @@ import TestSupport
         }
     }
 
+    /// A site that gives its media only to players that name the page: the item carries the `Referer`
+    /// (protocol 9), and the guest sends it too.
+    @Test func aGuestSendsThePagesReferer() async throws {
+        try await PageSite.with { site in
+            site.server.requireReferer("party.mp4", site.url("party.html"))
+            let party = try await PageParty.host(site.url("party.html"), site: site)
+            defer { party.kill() }
+            let guest = try await party.guest()
+            defer { guest.kill() }
+            _ = try await party.host.output(containing: "Gus watching (url)", within: 30)
+            await guest.stop()
+            await party.stop()
+        }
+    }
+
     /// A page whose picture and sound are separate formats: the item carries both URLs (protocol 9), and a
     /// guest without yt-dlp opens the sound beside the picture and syncs.
     @Test func aGuestOpensAPagesSeparateSoundBesideItsPicture() async throws {

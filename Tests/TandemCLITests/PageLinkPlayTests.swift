@@ -63,6 +63,18 @@ import TestSupport
         }
     }
 
+    /// A site that gives its media only to a player that names the page (`Referer`, from yt-dlp's headers).
+    @Test func aSiteThatChecksTheRefererIsSentIt() async throws {
+        try await PageSite.with { site in
+            site.server.requireReferer("clip.mp4", site.url("page.html"))
+            let direct = try await Self.play(["--no-ytdl", site.url("clip.mp4")], site: site)
+            #expect(direct.status == 1 && direct.standardError.contains("HTTP 403 forbidden"), "the check is real: \(direct.standardError)")
+            let result = try await Self.play([site.url("page.html")], site: site)
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(JSONLines.events("ended", in: result.standardOutput).count == 1)
+        }
+    }
+
     @Test func aFormatIsChosenByYtdlFormat() async throws {
         try await PageSite.with { site in
             let chosen = try await Self.play(["--end", "0.5", "--ytdl-format", "hls-253/best", site.url("hls.html")], site: site)

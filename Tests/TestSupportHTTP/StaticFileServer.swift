@@ -68,6 +68,12 @@ public final class StaticFileServer: Sendable {
         log.state.withLock { $0.refusals["/" + name] = HTTPResponseStatus(statusCode: status) }
     }
 
+    /// From now on, requests for the file `name` without the header `Referer: referer` are refused
+    /// with 403, as a site refuses its media to a player that does not say which page it is on.
+    public func requireReferer(_ name: String, _ referer: String) {
+        log.state.withLock { $0.referers["/" + name] = referer }
+    }
+
     /// Every request so far, as "METHOD /path" plus " range=VALUE" when it had a `Range` header.
     public var requests: [String] { log.state.withLock { $0.requests } }
 
@@ -80,14 +86,15 @@ public final class StaticFileServer: Sendable {
 
 /// The server's mode and the requests it has had, shared by its connections.
 private final class RequestLog: Sendable {
-    let state: Mutex<(mode: StaticFileServer.Mode, requests: [String], refusals: [String: HTTPResponseStatus])>
+    let state: Mutex<(mode: StaticFileServer.Mode, requests: [String], refusals: [String: HTTPResponseStatus], referers: [String: String])>
 
-    init(mode: StaticFileServer.Mode) { state = Mutex((mode: mode, requests: [], refusals: [:])) }
+    init(mode: StaticFileServer.Mode) { state = Mutex((mode: mode, requests: [], refusals: [:], referers: [:])) }
 
-    /// Records a request for `path`; returns how to answer it.
-    func note(_ request: String, path: String) -> StaticFileServer.Mode {
+    /// Records a request for `path` (with its `Referer` header, if any); returns how to answer it.
+    func note(_ request: String, path: String, referer: String?) -> StaticFileServer.Mode {
         state.withLock { state in
             state.requests.append(request)
+            if let required = state.referers[path], referer != required { return .failing(.forbidden) }
             return state.refusals[path].map { .failing($0) } ?? state.mode
         }
     }
@@ -123,7 +130,8 @@ private final class StaticFileHandler: ChannelInboundHandler {
     private func respond(to request: HTTPRequestHead, context: ChannelHandlerContext) {
         let range = request.headers.first(name: "range")
         let path = String(request.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
-        let mode = log.note("\(request.method) \(request.uri)" + (range.map { " range=\($0)" } ?? ""), path: path)
+        let mode = log.note("\(request.method) \(request.uri)" + (range.map { " range=\($0)" } ?? ""), path: path,
+                            referer: request.headers.first(name: "referer"))
         switch mode {
         case .silent: return
         case .failing(let status):

@@ -15,6 +15,16 @@ import YtdlKit
         #expect(format.url == "http://127.0.0.1:18765/clip.mp4" && format.protocol == "http" && format.ext == "mp4")
         // The generic extractor does not know the codecs: the format may have both.
         #expect(format.vcodec == nil && format.acodec == nil && format.hasVideo && format.hasAudio)
+        // The headers it is fetched with: the player sends the User-Agent and the page as Referer, not the rest.
+        #expect(format.httpHeaders["Accept-Language"] == "en-us,en;q=0.5" && format.httpHeaders.count == 5)
+        #expect(format.playerHeaders == ["Referer": "http://127.0.0.1:18765/page.html",
+                                         "User-Agent": format.httpHeaders["User-Agent"]!])
+    }
+
+    @Test func headersWithALineBreakOrNotForThePlayerAreLeftOut() {
+        var format = YtdlFormat(formatID: "0", url: "https://a/b.mp4")
+        format.httpHeaders = ["Cookie": "id=1", "Referer": "https://a/\r\nX-Evil: 1", "Accept": "*/*", "X-Forwarded-For": "192.0.2.1"]
+        #expect(format.playerHeaders == ["Cookie": "id=1", "X-Forwarded-For": "192.0.2.1"])
     }
 
     @Test func aPageWithAnHLSMasterListsItsVariant() throws {

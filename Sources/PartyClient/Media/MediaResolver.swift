@@ -1,4 +1,5 @@
 import Foundation
+import FFmpegKit
 import PartyKit
 
 /// Where a member opens a party item, and why there.
@@ -29,7 +30,7 @@ public enum MediaResolver {
                                folders: [String], identify: (String) throws -> MediaIdentity = MediaIdentification.identify(file:))
         -> ResolvedMedia {
         if let url = item.url {
-            return ResolvedMedia(url: url, inputOptions: [:], origin: .url, note: nil)
+            return ResolvedMedia(url: url, inputOptions: InputFile.options(sending: item.headers ?? [:]), origin: .url, note: nil)
         }
         let stream = ResolvedMedia(url: base + MediaPath.path(party: party, item: index),
                                    inputOptions: streamOptions(header: MediaToken.header(key: key, party: party)),

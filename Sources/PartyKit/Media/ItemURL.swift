@@ -11,11 +11,14 @@ public struct ItemURL: Sendable, Codable, Equatable {
     public var url: String
     /// Its sound as a stream of its own (``MediaItem/audioURL``), or nil.
     public var audioURL: String?
+    /// What members send with their requests for it (``MediaItem/headers``), or nil.
+    public var headers: [String: String]?
 
-    public init(item: Int, url: String, audioURL: String? = nil) {
+    public init(item: Int, url: String, audioURL: String? = nil, headers: [String: String]? = nil) {
         self.item = item
         self.url = url
         self.audioURL = audioURL
+        self.headers = headers
     }
 
     /// Longest URL accepted (characters): a signed video-site link is 1–2 KB.
@@ -30,6 +33,8 @@ public struct ItemURL: Sendable, Codable, Equatable {
             let scheme = link.prefix { $0 != ":" }.lowercased()
             guard scheme == "http" || scheme == "https", link.contains("://") else { return "only http and https URLs can be party items" }
         }
+        if let headers = headers, MediaItem.shared(headers) != headers { return "only Referer and User-Agent headers can be shared" }
+        if let headers, headers.reduce(0, { $0 + $1.key.count + $1.value.count }) > Self.maxURLLength { return "headers longer than \(Self.maxURLLength) characters" }
         return nil
     }
 }

@@ -15,13 +15,27 @@ public struct MediaItem: Sendable, Codable, Equatable {
     /// which every member opens beside ``url`` and plays on one clock with it. Its streams are in
     /// ``identity`` after ``url``'s.
     public var audioURL: String?
+    /// HTTP headers every member sends with its requests for ``url`` and ``audioURL`` (protocol 9): a
+    /// web page's `Referer` and `User-Agent`, which sites check. Never a cookie: the host's are its own.
+    public var headers: [String: String]?
 
-    public init(title: String, url: String? = nil, identity: MediaIdentity, live: LiveOrigin? = nil, audioURL: String? = nil) {
+    public init(title: String, url: String? = nil, identity: MediaIdentity, live: LiveOrigin? = nil, audioURL: String? = nil,
+                headers: [String: String]? = nil) {
         self.title = title
         self.url = url
         self.identity = identity
         self.live = live
         self.audioURL = audioURL
+        self.headers = headers
+    }
+
+    /// Headers a party item may carry (``headers``): what pages' media are checked by, and no cookie.
+    public static let sharedHeaderNames: Set<String> = ["user-agent", "referer"]
+
+    /// `headers` without those a party does not pass on (``sharedHeaderNames``); nil when none is left.
+    public static func shared(_ headers: [String: String]) -> [String: String]? {
+        let kept = headers.filter { sharedHeaderNames.contains($0.key.lowercased()) && !$0.value.contains(where: \.isNewline) }
+        return kept.isEmpty ? nil : kept
     }
 
     /// Whether the party serves this item's bytes (a host's local file).

@@ -101,9 +101,11 @@ extension ParticipantCore {
         case .itemURL(let change):
             guard seat.config.items.indices.contains(change.item), seat.config.items[change.item].url != nil,
                   seat.config.items[change.item].url != change.url || seat.config.items[change.item].audioURL != change.audioURL
+                    || seat.config.items[change.item].headers != change.headers
             else { return [] }
             seat.config.items[change.item].url = change.url
             seat.config.items[change.item].audioURL = change.audioURL
+            seat.config.items[change.item].headers = change.headers
             let title = seat.config.items[change.item].title
             var out: [Action] = [.notice(.media("\(title): the host found a new link for it, opening that"))]
             // The item playing is opened again at the new address, where the party is now (every

@@ -37,6 +37,7 @@ extension PartyServerCore {
             }
             party.config.items[change.item].url = change.url
             party.config.items[change.item].audioURL = change.audioURL
+            party.config.items[change.item].headers = change.headers
             parties[partyID] = party
             return broadcast(party, .itemURL(change))
         case .bye:

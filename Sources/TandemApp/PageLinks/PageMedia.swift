@@ -15,6 +15,8 @@ package struct PageMedia: Sendable, Equatable {
     package var audioURL: String?
     /// The format chosen (nil: a playlist entry that is direct media itself, as a feed's enclosure).
     package var format: YtdlFormat?
+    /// What the player sends with its requests for ``url`` and ``audioURL`` (``YtdlFormat/playerHeaders``).
+    package var headers: [String: String] = [:]
 
     package init(link: String, title: String, duration: Double? = nil, url: String, audioURL: String? = nil, format: YtdlFormat? = nil) {
         self.link = link
@@ -23,6 +25,7 @@ package struct PageMedia: Sendable, Equatable {
         self.url = url
         self.audioURL = audioURL
         self.format = format
+        headers = format?.playerHeaders ?? [:]
     }
 }
 

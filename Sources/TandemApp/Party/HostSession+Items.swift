@@ -49,13 +49,14 @@ extension HostSession {
                 var examined: (identity: MediaIdentity, live: LiveOrigin?)
                 do throws(OpenError) {
                     examined = try MediaIdentification.examine(url: media.url, audioURLs: media.audioURL.map { [$0] } ?? [],
+                                                               inputOptions: InputFile.options(sending: MediaItem.shared(media.headers) ?? [:]),
                                                                liveDelay: liveDelay)
                 } catch {
                     throw OpenError(url: media.link, reason: error.reason)
                 }
                 if examined.identity.duration == 0, examined.live == nil, let duration = media.duration { examined.identity.duration = duration }
                 return MediaItem(title: media.title, url: media.url, identity: examined.identity, live: examined.live,
-                                 audioURL: media.audioURL)
+                                 audioURL: media.audioURL, headers: MediaItem.shared(media.headers))
             }
         }
     }
@@ -110,7 +111,7 @@ extension HostSession {
             printError("\(page): the party's link to it was refused (expired?): asking yt-dlp again")
             do throws(PageLinkError) {
                 let media = try await resolver.resolve(.page(link: page, title: nil, duration: nil))
-                await member.changeItemURL(ItemURL(item: item, url: media.url, audioURL: media.audioURL))
+                await member.changeItemURL(ItemURL(item: item, url: media.url, audioURL: media.audioURL, headers: MediaItem.shared(media.headers)))
             } catch {
                 printError(error.description)
             }

@@ -46,6 +46,11 @@ package struct PlayItem: Sendable, Equatable {
         package var duration: Double?
         /// The page's separate sound, played beside ``url`` (``PageMedia/audioURL``).
         package var audioURL: String?
+        /// What the player sends with its requests (``PageMedia/headers``).
+        package var headers: [String: String] = [:]
+
+        /// libavformat's options for opening it.
+        package var inputOptions: [String: String] { InputFile.options(sending: headers) }
     }
 
     /// The command's arguments as items: folders as their media files, page links (when `resolver`
@@ -116,6 +121,6 @@ package struct PlayItem: Sendable, Equatable {
 
 extension PlayItem.Target {
     init(_ media: PageMedia) {
-        self.init(url: media.url, title: media.title, duration: media.duration, audioURL: media.audioURL)
+        self.init(url: media.url, title: media.title, duration: media.duration, audioURL: media.audioURL, headers: media.headers)
     }
 }

@@ -97,8 +97,8 @@ extension PlayOptions {
     /// Opens `file` (a path or an http(s)/HLS URL) and closes it again; returns its first video
     /// stream and its duration. Throws the one-line open error. An http(s) server without byte
     /// ranges is played from the start anyway, as mpv does (only seeking needs ranges): that is a warning here.
-    package static func preflight(_ file: String) throws(OpenError) -> Probe {
-        let input = try InputFile(url: file)
+    package static func preflight(_ file: String, options: [String: String] = [:]) throws(OpenError) -> Probe {
+        let input = try InputFile(url: file, options: options)
         do throws(OpenError) {
             try input.requireByteRanges()
         } catch {

@@ -16,7 +16,7 @@ extension PlaySession {
         var target: PlayItem.Target
         do throws(PageLinkError) { target = try await item.target(resolver: resolver) } catch { return .failed(error.description) }
         let refusal: OpenError
-        do { return .ready(target, try PlayOptions.preflight(target.url)) } catch { refusal = error }
+        do { return .ready(target, try PlayOptions.preflight(target.url, options: target.inputOptions)) } catch { refusal = error }
         do throws(PageLinkError) {
             guard let refreshed = try await item.refreshed(after: refusal, resolver: resolver) else {
                 return .failed(Self.message(refusal, item: item, target: target))
@@ -25,7 +25,7 @@ extension PlaySession {
         } catch {
             return .failed(error.description)
         }
-        do { return .ready(target, try PlayOptions.preflight(target.url)) } catch {
+        do { return .ready(target, try PlayOptions.preflight(target.url, options: target.inputOptions)) } catch {
             return .failed(Self.message(error, item: item, target: target))
         }
     }

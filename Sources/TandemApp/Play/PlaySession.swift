@@ -147,6 +147,7 @@ package struct PlaySession {
             options.startPosition = from
             // A page's separate sound first: it is the one played unless --aid chooses.
             options.audioFiles = (target.audioURL.map { [$0] } ?? []) + command.audioFiles
+            options.inputOptions = target.inputOptions
             player = try await Player.open(media, options: options)
         } catch {
             sound?.stop()

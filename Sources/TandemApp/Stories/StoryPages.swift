@@ -1,3 +1,4 @@
+import FFmpegKit
 import StoryKit
 import YtdlKit
 
@@ -23,7 +24,8 @@ package enum StoryPages {
                 failures.forEach { say($0.description) }
                 for video in videos {
                     let title = videos.count == 1 ? given ?? video.title : video.title
-                    out.append(Story(url: video.url, title: title, poster: story.poster, audioFiles: video.audioURL.map { [$0] } ?? []))
+                    out.append(Story(url: video.url, title: title, poster: story.poster, inputOptions: InputFile.options(sending: video.headers),
+                                     audioFiles: video.audioURL.map { [$0] } ?? []))
                 }
             } catch {
                 if case .openDirectly = await DirectFallback.decide(story.url, after: error) { out.append(story) } else { say(error.description) }

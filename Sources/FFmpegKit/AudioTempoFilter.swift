@@ -46,8 +46,19 @@ public final class AudioTempoFilter {
     }
 
     /// Pushes `frame` (or `nil` to drain) and hands every frame the filter has ready to `body`.
+    /// A frame whose channels have no layout (PCM in Matroska or WAV often says only "2 channels") is
+    /// given the default layout of its channel count first: atempo, as most filters, refuses an
+    /// unknown layout, and would refuse every frame.
     public func process(_ frame: Frame?, _ body: (Frame) throws(FFmpegError) -> Void) throws(FFmpegError) {
-        if let frame { try configure(for: frame) }
+        if let frame {
+            let f = frame.pointer
+            if f.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC, f.pointee.ch_layout.nb_channels > 0 {
+                let channels = f.pointee.ch_layout.nb_channels
+                av_channel_layout_uninit(&f.pointee.ch_layout)
+                av_channel_layout_default(&f.pointee.ch_layout, channels)
+            }
+            try configure(for: frame)
+        }
         guard graph != nil else { return }
         try check(av_buffersrc_add_frame_flags(source, frame?.pointer, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)),
                   "atempo input")

@@ -9,7 +9,7 @@ import Testing
     static let amplitude = 0.5
 
     /// `seconds` of the tone through a tempo filter, drained, as interleaved float stereo at the same rate.
-    static func play(seconds: Double, tempo: Double) throws -> (frames: Int, samples: [Float]) {
+    static func play(seconds: Double, tempo: Double, unknownLayout: Bool = false) throws -> (frames: Int, samples: [Float]) {
         let filter = AudioTempoFilter(tempo: tempo)
         let resampler = AudioResampler(output: AudioFormat(sampleRate: rate, channels: 2, sample: .float32))
         var bytes: [UInt8] = []
@@ -20,7 +20,7 @@ import Testing
             _ = try resampler.convert(out, into: &bytes)
         }
         for start in stride(from: 0, to: total, by: frameSamples) {
-            let input = SyntheticMedia.audio(rate: rate, channels: 2, count: min(frameSamples, total - start)) { _, i in
+            let input = SyntheticMedia.audio(rate: rate, channels: 2, count: min(frameSamples, total - start), unknownLayout: unknownLayout) { _, i in
                 SyntheticMedia.sine(tone, amplitude: amplitude, rate: rate, index: start + i)
             }
             try filter.process(input, collect)
@@ -35,6 +35,13 @@ import Testing
         let out = try Self.play(seconds: seconds, tempo: tempo)
         let expected = seconds / tempo * Double(Self.rate)
         #expect(abs(Double(out.frames) - expected) <= Double(Self.frameSamples), "\(out.frames) frames at \(tempo)x")
+    }
+
+    /// Sound whose channels have no layout (PCM in Matroska: "2 channels") is sped up too; atempo
+    /// refused every frame of it, and the player never prerolled.
+    @Test func soundWithoutAChannelLayoutChangesSpeedToo() throws {
+        let out = try Self.play(seconds: 2, tempo: 1.25, unknownLayout: true)
+        #expect(abs(Double(out.frames) - 2 / 1.25 * Double(Self.rate)) <= Double(Self.frameSamples), "\(out.frames) frames")
     }
 
     /// Played twice as fast, the 1 kHz tone is still at 1 kHz (a plain speed-up would put it at 2 kHz).

@@ -83,6 +83,8 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
         // already have taken it, so the buffer's fill would not tell).
         var producedSinceSeek = 0
         let prerollFrames = Int(Self.prerollSeconds * Double(format.sampleRate))
+        // The last conversion failure said (once per generation: it would come again for every frame).
+        var failure: String?
         while let item = frames.get() {
             let (current, stop) = control.read { ($0.serial, $0.stopPosition) }
             guard item.serial == current else { continue }
@@ -91,6 +93,7 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
                 stage.reset()
                 stopReached = false
                 producedSinceSeek = 0
+                failure = nil
             }
             do {
                 switch item.entry {
@@ -123,7 +126,25 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
                     }
                 }
             } catch {
-                control.warn("audio: \(error)")
+                if failure != "\(error)" { control.warn("audio: \(error): this sound is played as silence") }
+                failure = "\(error)"
+                // What could not be converted is heard as silence of its length, so the clock, the
+                // preroll and the end go on as if it had played.
+                switch item.entry {
+                case .payload(let audio):
+                    let speed = control.read { $0.speed(forMedia: audio.position) }
+                    let seconds = Double(audio.frame.sampleCount) / Double(max(audio.frame.sampleRate, 1)) / speed.effective
+                    let count = Int((seconds * Double(format.sampleRate)).rounded())
+                    guard enqueue(serial: serial, data: [UInt8](repeating: 0, count: count * format.bytesPerFrame), frames: count,
+                                  start: audio.position, mediaPerFrame: speed.effective / Double(format.sampleRate)) else { return }
+                    producedSinceSeek += count
+                    control.send { $0.audioProduced(serial: serial, samples: audio.frame.sampleCount,
+                                                    end: audio.position + Double(audio.frame.sampleCount) / Double(max(audio.frame.sampleRate, 1))) }
+                    if producedSinceSeek >= prerollFrames { prerolled(serial: serial) }
+                    if stopReached { finish(serial: serial) }
+                case .end:
+                    finish(serial: serial)
+                }
             }
         }
     }

@@ -5,13 +5,20 @@ import Foundation
 /// Frames made in memory with known content, and the measures the tests take of what comes out.
 enum SyntheticMedia {
     /// Planar float audio (`fltp`), `count` samples per channel, sample `i` of channel `c` = `value(c, i)`.
-    static func audio(rate: Int, channels: Int, count: Int, _ value: (_ channel: Int, _ index: Int) -> Float) -> Frame {
+    /// `unknownLayout`: the channels have no layout, only a count (as PCM in Matroska often has).
+    static func audio(rate: Int, channels: Int, count: Int, unknownLayout: Bool = false,
+                      _ value: (_ channel: Int, _ index: Int) -> Float) -> Frame {
         let frame = Frame()
         let f = frame.pointer
         f.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
         f.pointee.sample_rate = Int32(rate)
         f.pointee.nb_samples = Int32(count)
-        av_channel_layout_default(&f.pointee.ch_layout, Int32(channels))
+        if unknownLayout {
+            f.pointee.ch_layout.order = AV_CHANNEL_ORDER_UNSPEC
+            f.pointee.ch_layout.nb_channels = Int32(channels)
+        } else {
+            av_channel_layout_default(&f.pointee.ch_layout, Int32(channels))
+        }
         precondition(av_frame_get_buffer(f, 0) >= 0, "av_frame_get_buffer")
         for c in 0..<channels {
             let plane = UnsafeMutableRawPointer(f.pointee.extended_data[c]!).assumingMemoryBound(to: Float.self)

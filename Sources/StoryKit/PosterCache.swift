@@ -1,5 +1,6 @@
 import FFmpegKit
 import Foundation
+import TandemBase
 
 /// Posters of a story list, made on demand or ahead of time, at most `limit` kept (least recently
 /// used go first). Pictures are cheap and streams are not: the navigator asks for the neighbours'
@@ -85,11 +86,7 @@ public actor PosterCache {
 
     /// Decodes a poster off the cooperative pool: the story's image, else its first keyframe.
     static func make(_ story: Story, maxSide: Int) async -> Result<Poster, OpenError> {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(returning: makeBlocking(story, maxSide: maxSide))
-            }
-        }
+        await OwnThread.run { makeBlocking(story, maxSide: maxSide) }
     }
 
     static func makeBlocking(_ story: Story, maxSide: Int) -> Result<Poster, OpenError> {

@@ -23,10 +23,6 @@ final class BlockingWork: Sendable {
             if claimed { break }
         }
         defer { running.withLock { $0 -= 1 } }
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try body() })
-            }
-        }
+        return try await OwnThread.run(body)
     }
 }

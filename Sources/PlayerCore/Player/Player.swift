@@ -1,6 +1,7 @@
 import FFmpegKit
 import Foundation
 import Synchronization
+import TandemBase
 
 /// A media player: a demux thread, a decoder thread per played stream, an audio stage pulled by
 /// the audio sink, and a presentation thread that shows pictures when the master clock reaches them.
@@ -43,16 +44,7 @@ public final class Player: Sendable {
 
     /// Opens `url` off the cooperative pool (opening blocks on I/O) and starts prerolling its start.
     public static func open(_ url: String, options: PlayerOptions = PlayerOptions()) async throws(OpenError) -> Player {
-        let result: Result<Player, OpenError> = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                do throws(OpenError) {
-                    continuation.resume(returning: .success(try Player(url: url, options: options)))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-        }
-        return try result.get()
+        try await OwnThread.run { () throws(OpenError) -> Player in try Player(url: url, options: options) }
     }
 
     /// Opens synchronously (blocks on I/O); ``open(_:options:)`` is the async form.
@@ -319,12 +311,7 @@ public final class Player: Sendable {
 
     /// Stops every thread and frees every FFmpeg object. Idempotent.
     public func close() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread {
-                self.shutDown()
-                continuation.resume()
-            }
-        }
+        await OwnThread.run { self.shutDown() }
     }
 
     private func shutDown() {

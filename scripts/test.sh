@@ -12,7 +12,8 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh syncplay-server syncplay mpv postgresql pulseaudio pulseaudio-utils iproute2 nftables python3 nodejs chromium chromium-driver yt-dlp
 # Package.swift declares every import, and the server side links no decoder (docs/architecture.md).
 python3 scripts/check-imports.py
-# SWIFT_BUILD_FLAGS: options for this build (CI: no index store and no debug info; .ci/run says why).
+# SWIFT_BUILD_FLAGS: options for this build (CI: no debug info). Not --disable-index-store: SwiftPM
+# discovers the tests from the index store ("index store path does not exist").
 # shellcheck disable=SC2086 # a list of options
 swift build --build-tests ${SWIFT_BUILD_FLAGS:-}
 # The tandem processes the tests start read and write configuration and state (tandem.conf, the kept

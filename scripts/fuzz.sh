@@ -12,9 +12,10 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then targets=(FuzzPartyMessage FuzzIPCRequest FuzzHTTPUpgrade FuzzByteRange FuzzWebPath); fi
 
 # The fuzz build is a separate build (every Swift module instrumented); FUZZING swaps each target's
-# replaying main for libFuzzer's driver. No index store and no debug info: 40 % less to compile; a
-# crash's report names the functions (the symbol table), and its input replays with lines in the
-# normal debug build (`swift build --product TARGET && .build/debug/TARGET Fuzz/crashes/TARGET-…`).
+# replaying main for libFuzzer's driver. No index store and no debug info (as scripts/leak-check.sh:
+# about 40 % less CPU to compile); a crash's report names the functions (the symbol table), and its
+# input replays with lines in the normal debug build
+# (`swift build --product TARGET && .build/debug/TARGET Fuzz/crashes/TARGET-…`).
 build=(swift build --build-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
        --disable-index-store -debug-info-format none)
 for target in "${targets[@]}"; do

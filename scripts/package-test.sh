@@ -7,6 +7,8 @@
 # reaches it); the guest has no copy of the file and streams it from the party.
 #
 # Usage: scripts/package-test.sh [DEB]   (default: make it with scripts/package.sh)
+#        scripts/package-test.sh --root  only makes the cached Debian 12 root (debootstrap) and exits: CI
+#                                        (.ci/run) starts it first, so the download overlaps the compiles.
 # Needs root (debootstrap, chroot, mounts); skips with the reason where it is not root or cannot make a
 # mount namespace. debootstrap's root is kept in .build-debroot/bookworm (git ignores .build-*/) and
 # copied afresh for every run, as are the downloaded .debs (.build-debroot/archives): a rerun skips
@@ -16,7 +18,7 @@
 set -euo pipefail
 script=$(realpath "${BASH_SOURCE[0]}")
 # The package's path as given, from where the command was run.
-if [ $# -gt 0 ]; then set -- "$(realpath -e "$1" 2>/dev/null || echo "$1")"; fi
+if [ $# -gt 0 ] && [ "$1" != --root ]; then set -- "$(realpath -e "$1" 2>/dev/null || echo "$1")"; fi
 cd "$(dirname "$script")/.."
 top=$PWD
 
@@ -40,6 +42,30 @@ base=$cache/bookworm        # debootstrap's root, never changed: each run instal
 archives=$cache/archives    # the .debs apt downloaded, kept for the next run
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 mkdir -p "$cache" "$archives/partial"
+
+# A fresh Debian 12 root, made once and cached; a half-made one (debootstrap interrupted) is made again.
+# Under a lock: a run that finds another making it (CI's `--root` started ahead) waits for that one.
+make_root() {
+    exec {lock}> "$cache/bookworm.lock"
+    flock "$lock"
+    if [ ! -f "$cache/bookworm.done" ]; then
+        rm -rf "$base" "$base.new"
+        echo "package test: making a Debian 12 root with debootstrap from $mirror" >&2
+        local t=$SECONDS
+        if ! debootstrap --variant=minbase bookworm "$base.new" "$mirror" > "$cache/debootstrap.log" 2>&1; then
+            tail -5 "$cache/debootstrap.log" >&2
+            fail "debootstrap of Debian 12 from $mirror failed (see $cache/debootstrap.log)"
+        fi
+        mv "$base.new" "$base"
+        touch "$cache/bookworm.done"
+        echo "package test: Debian 12 root made in $((SECONDS - t)) s (debootstrap --variant=minbase)" >&2
+    fi
+    exec {lock}>&-
+}
+if [ "${1:-}" = --root ]; then
+    make_root
+    exit 0
+fi
 
 deb=${1:-}
 if [ -z "$deb" ]; then
@@ -84,20 +110,7 @@ trap 'echo "package test: interrupted" >&2; exit 130' INT
 trap 'echo "package test: terminated" >&2; exit 143' TERM
 tmp=$(mktemp -d)
 
-# A fresh Debian 12 root, made once and cached; a half-made one (debootstrap interrupted) is made again.
-if [ ! -f "$cache/bookworm.done" ]; then
-    rm -rf "$base" "$base.new"
-    echo "package test: making a Debian 12 root with debootstrap from $mirror" >&2
-    t=$SECONDS
-    if ! debootstrap --variant=minbase bookworm "$base.new" "$mirror" > "$cache/debootstrap.log" 2>&1; then
-        tail -5 "$cache/debootstrap.log" >&2
-        fail "debootstrap of Debian 12 from $mirror failed (see $cache/debootstrap.log)"
-    fi
-    mv "$base.new" "$base"
-    touch "$cache/bookworm.done"
-    echo "package test: Debian 12 root made in $((SECONDS - t)) s (debootstrap --variant=minbase)" >&2
-fi
-
+make_root
 run=$(mktemp -d "$cache/run.XXXXXX")
 chmod 755 "$run"
 cp -a "$base/." "$run/"

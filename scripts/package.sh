@@ -5,7 +5,8 @@
 # Usage: scripts/package.sh [OUTDIR]   (default: the repository's top folder). Prints the .deb's path.
 # The version is the one `tandem --version` prints (Tandem.version in Sources/TandemCLI/Tandem.swift);
 # the architecture is dpkg's. TANDEM_BIN packages an already built binary (it must not link the
-# toolchain's libraries: checked below).
+# toolchain's libraries: checked below). SWIFT_BUILD_FLAGS adds options to the build (CI: no debug info,
+# which the strip below would remove anyway).
 # The debug build of the tests cannot stand in for the release build by a new link only: its objects were
 # compiled against the shared Foundation, and linked with --static-swift-stdlib they leave libFoundation.a's
 # ICU and CoreFoundation symbols unresolved.
@@ -22,8 +23,10 @@ if [ -n "${TANDEM_BIN:-}" ]; then
     bin=$TANDEM_BIN
 else
     echo "package: release build, Swift runtime static (swift build -c release --static-swift-stdlib)" >&2
-    swift build -c release --static-swift-stdlib --product tandem >&2
-    bin=$(swift build -c release --static-swift-stdlib --show-bin-path)/tandem
+    # shellcheck disable=SC2086 # a list of options
+    swift build -c release --static-swift-stdlib ${SWIFT_BUILD_FLAGS:-} --product tandem >&2
+    # shellcheck disable=SC2086
+    bin=$(swift build -c release --static-swift-stdlib ${SWIFT_BUILD_FLAGS:-} --show-bin-path)/tandem
 fi
 [ -x "$bin" ] || { echo "package: no built tandem at $bin" >&2; exit 1; }
 

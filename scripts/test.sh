@@ -12,7 +12,10 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh syncplay-server syncplay mpv postgresql pulseaudio pulseaudio-utils iproute2 nftables python3 nodejs chromium chromium-driver yt-dlp
 # Package.swift declares every import, and the server side links no decoder (docs/architecture.md).
 python3 scripts/check-imports.py
-swift build --build-tests
+# SWIFT_BUILD_FLAGS: options for this build (CI: no debug info). Not --disable-index-store: SwiftPM
+# discovers the tests from the index store ("index store path does not exist").
+# shellcheck disable=SC2086 # a list of options
+swift build --build-tests ${SWIFT_BUILD_FLAGS:-}
 # The tandem processes the tests start read and write configuration and state (tandem.conf, the kept
 # volume, watch-later positions, TLS identities, known servers): in a folder of the run's own, never
 # the user's.
@@ -29,4 +32,5 @@ export XDG_CONFIG_HOME=$home/config XDG_STATE_HOME=$home/state
 # --no-parallel (`scripts/test.sh --no-parallel` still runs them one at a time); with other builds loading
 # it (load 10-17): 75-95 s against 290 s.
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-8}
-scripts/with-postgres.sh swift test --skip-build --parallel "$@"
+# shellcheck disable=SC2086
+scripts/with-postgres.sh swift test --skip-build --parallel ${SWIFT_BUILD_FLAGS:-} "$@"

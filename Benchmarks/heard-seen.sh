@@ -27,6 +27,8 @@
 #            window of ten) on loopback; member A joins at once, member B LIVE_JOIN s later with its party
 #            connection through `tandem bench link` (LINK_MS ± JITTER_MS each way). Prints the lags as
 #            `heard`, with B's join as a step: how soon after joining B is heard in sync, and p95 after.
+#            Seen too: once B's window is up, both windows side by side grabbed at 60 fps, the stream's
+#            own frames (the clip's code) compared as in `seen`.
 #   sanity   The method's own error: a WAV whose right channel is the left delayed by 1.2345 ms, played
 #            into `rec` (must read +1.2345); one player's sound on both channels through the two remap
 #            sinks (a combine sink over a and b; must read 0), for tandem and mpv; mpv --audio-delay=0.1
@@ -219,7 +221,21 @@ seen() {
     start_x 1920 1080
     start_pulse seen
     party seen "$cache/noise.mp4"
-    # No window manager: the windows open centred, one over the other; put them side by side.
+    sleep "$SETTLE"
+    grab_side_by_side "$work/seen.nut"
+    fg "${py[@]}" drive "$work/host.sock" "$SEEN_SCRIPT" "$work/seen-commands.jsonl"
+    kill -TERM "$grab"; wait "$grab" 2>/dev/null || true
+    stop_all
+    "${py[@]}" self-skew "$work/seen-A.out" "$work/seen-B.out"
+    "${py[@]}" underruns "$pulse_log" "$pulse_started" "$work/seen-commands.jsonl"
+    "${py[@]}" seen "$work/seen.nut" "$grab_geometry" "$work/seen-commands.jsonl" --tsv "$work/seen.tsv"
+    keep "$work/seen.nut"
+}
+
+# grab_side_by_side OUT: windows win_a and win_b side by side (without a window manager they open
+# centred, one over the other), the middle third of both (where the clip's code is) grabbed together at
+# 60 fps into OUT, kept at 1/4 size, gray. Sets grab (its pid) and grab_geometry (for `heard_seen.py seen`).
+grab_side_by_side() {
     local wa ha wb hb
     eval "$(xdotool getwindowgeometry --shell "$win_a" | sed -n 's/^WIDTH=/wa=/p; s/^HEIGHT=/ha=/p')"
     eval "$(xdotool getwindowgeometry --shell "$win_b" | sed -n 's/^WIDTH=/wb=/p; s/^HEIGHT=/hb=/p')"
@@ -227,24 +243,15 @@ seen() {
     xdotool windowmove "$win_b" "$wa" 0
     sleep 0.5
     echo "windows: A ${wa}x${ha} at 0,0; B ${wb}x${hb} at $wa,0 (video fills each: the clip is 16:9 and so are they)"
-    sleep "$SETTLE"
-    # The code is the middle third of each window; grabbed together at 60 fps, kept at 1/4 size, gray.
     local gw=$((wa + wb)) gh=$(( (ha < hb ? ha : hb) / 3 ))
     gw=$((gw / 4 * 4)); gh=$((gh / 4 * 4))
     ffmpeg -v error -y -copyts -f x11grab -framerate 60 -draw_mouse 0 -video_size "${gw}x${gh}" -i "$DISPLAY+0,$gh" \
         -vf "format=gray,scale=iw/4:ih/4:flags=area" -fps_mode passthrough -enc_time_base:v 1:1000000 -c:v rawvideo \
-        -f nut "$work/seen.nut" < /dev/null &
-    local grab=$!
+        -f nut "$1" < /dev/null &
+    grab=$!
     pids+=($grab)
+    grab_geometry="$((gw / 4)) $((gh / 4)) 0 $((wa / 4)) $((wa / 4)) $((wb / 4))"
     sleep 0.5
-    fg "${py[@]}" drive "$work/host.sock" "$SEEN_SCRIPT" "$work/seen-commands.jsonl"
-    kill -TERM "$grab"; wait "$grab" 2>/dev/null || true
-    stop_all
-    "${py[@]}" self-skew "$work/seen-A.out" "$work/seen-B.out"
-    "${py[@]}" underruns "$pulse_log" "$pulse_started" "$work/seen-commands.jsonl"
-    "${py[@]}" seen "$work/seen.nut" "$((gw / 4)) $((gh / 4)) 0 $((wa / 4)) $((wa / 4)) $((wb / 4))" \
-        "$work/seen-commands.jsonl" --tsv "$work/seen.tsv"
-    keep "$work/seen.nut"
 }
 
 # ------------------------------------------------------------------ lip sync
@@ -355,6 +362,7 @@ live() {
     env PULSE_SINK=a ${A_ENV:-} "$tandem" join "$link" --name A --json ${MEMBER_OPTS:-} \
         > "$work/live-A.out" 2> "$work/live-A.err" < /dev/null &
     pids+=($!)
+    local pid_a=$!
     wait_for "$work/live-A.out" "joined party"
     sleep "$SETTLE"
     ffmpeg -v error -y -copyts -f pulse -i rec.monitor -c:a copy -f nut "$work/live.nut" < /dev/null &
@@ -370,17 +378,23 @@ live() {
     env PULSE_SINK=b ${B_ENV:-} "$tandem" join "${link/$addr/$proxied}" --name B --json ${MEMBER_OPTS:-} \
         > "$work/live-B.out" 2> "$work/live-B.err" < /dev/null &
     pids+=($!)
+    local pid_b=$!
     echo "{\"step\": \"join B\", \"at\": $LIVE_JOIN, \"sent\": $(date +%s.%N)}" > "$work/live-join.jsonl"
+    # Seen too: the stream's own frames (the clip's code) in both windows, once B's is up.
+    win_a=$(window_of "$pid_a")
+    win_b=$(window_of "$pid_b")
+    grab_side_by_side "$work/live-seen.nut"
     wait "$driver" || true
     sleep 1
-    kill -TERM "$rec"; wait "$rec" 2>/dev/null || true
+    kill -TERM "$rec" "$grab"; wait "$rec" "$grab" 2>/dev/null || true
     stop_all
     cat "$work/live-join.jsonl" >> "$work/live-commands.jsonl"
     "${py[@]}" heard "$work/live.nut" "$work/live-commands.jsonl" --tsv "$work/live.tsv"
+    "${py[@]}" seen "$work/live-seen.nut" "$grab_geometry" "$work/live-commands.jsonl" --tsv "$work/live-seen.tsv"
     "${py[@]}" self-skew "$work/live-A.out" "$work/live-B.out"
     "${py[@]}" underruns "$pulse_log" "$pulse_started" "$work/live-commands.jsonl"
     echo "B's link: $(cat "$work/live-link.err")"
-    keep "$work/live.nut"
+    keep "$work/live.nut" "$work/live-seen.nut"
 }
 
 # ------------------------------------------------------------------ the method's own error

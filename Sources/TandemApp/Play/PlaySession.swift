@@ -155,10 +155,12 @@ package struct PlaySession {
         }
         played += 1
         _ = playlist.handle(.opened)
-        output.opened(player, name: file, title: target.title, pageDuration: target.duration)
-        warnAboutTracks(player, file: file)
+        // Ready for IPC before the `open` line says the file is open: a script that answers that line
+        // with `playlist-next` must not find the session still refusing to move.
         requests.reset(canStep: (Self.moves(playlist, .next), Self.moves(playlist, .previous)))
         ipcTarget.attach(player)
+        output.opened(player, name: file, title: target.title, pageDuration: target.duration)
+        warnAboutTracks(player, file: file)
         let events = player.events(frames: output.wantsFrames)
         let watcher = Task { [output] in await output.follow(events, player: player) }
         player.setStopPosition(to)

@@ -80,7 +80,7 @@ public final class MediaInput: @unchecked Sendable {
     /// is the whole's. `.endOfStream` once every file has ended.
     public func read(into packet: Packet) throws(FFmpegError) -> IOStatus {
         guard files.count > 1 else { return try main.read(into: packet) }
-        while let part = files.indices.filter({ !ended[$0] }).min(by: { readTo[$0] < readTo[$1] }) {
+        while let part = furthestBehind() {
             let status = try files[part].read(into: packet)
             switch status {
             case .endOfStream:
@@ -98,6 +98,13 @@ public final class MediaInput: @unchecked Sendable {
             }
         }
         return .endOfStream
+    }
+
+    /// The file not yet ended that has been read least far, or nil when all have ended.
+    private func furthestBehind() -> Int? {
+        var best: Int?
+        for part in files.indices where !ended[part] && (best == nil || readTo[part] < readTo[best!]) { best = part }
+        return best
     }
 
     /// Seeks every file to `seconds` from position 0 (the main input's start).

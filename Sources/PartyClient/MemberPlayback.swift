@@ -208,8 +208,7 @@ final class MemberPlayback: Sendable {
             for media in resolved { if let note = media.note { options.note(note) } }
             // A streamed item's credential goes with its URL: its player and its poster both open it.
             let stories = zip(items, resolved).map { item, media in
-                Story(url: media.url, title: item.title, inputOptions: media.inputOptions,
-                      audioFiles: media.origin == .url ? item.audioURL.map { [$0] } ?? [] : [])
+                Story(url: media.url, title: item.title, inputOptions: media.inputOptions, audioFiles: media.audioFiles)
             }
             var storyOptions = StoryNavigator.Options()
             storyOptions.autoAdvance = false

@@ -41,6 +41,18 @@ struct PageParty {
         }
     }
 
+    /// Gus joins, and the host sees him watching the item's URL, opened by himself (not a stream of the host's).
+    func guestWatchingTheURL() async throws -> ChildProcess {
+        let guest = try await guest("Gus")
+        do {
+            _ = try await host.output(containing: "Gus watching (url)", within: 30)
+            return guest
+        } catch {
+            guest.kill()
+            throw error
+        }
+    }
+
     /// Stops the host (and its folder); guests are stopped by their tests.
     func stop() async {
         await host.stop()

@@ -16,6 +16,8 @@ public struct ResolvedMedia: Sendable, Equatable {
     public var url: String
     /// libavformat open options: the media credential header when streaming from the party.
     public var inputOptions: [String: String]
+    /// Sound opened beside ``url`` on one clock (a URL item's ``MediaItem/audioURL``), opened with the same options.
+    public var audioFiles: [String] = []
     public var origin: Origin
     /// A line for the member when a same-named local file was not used.
     public var note: String?
@@ -30,7 +32,8 @@ public enum MediaResolver {
                                folders: [String], identify: (String) throws -> MediaIdentity = MediaIdentification.identify(file:))
         -> ResolvedMedia {
         if let url = item.url {
-            return ResolvedMedia(url: url, inputOptions: InputFile.options(sending: item.headers ?? [:]), origin: .url, note: nil)
+            return ResolvedMedia(url: url, inputOptions: InputFile.options(sending: item.headers ?? [:]),
+                                 audioFiles: item.audioURL.map { [$0] } ?? [], origin: .url, note: nil)
         }
         let stream = ResolvedMedia(url: base + MediaPath.path(party: party, item: index),
                                    inputOptions: streamOptions(header: MediaToken.header(key: key, party: party)),

@@ -30,11 +30,14 @@ public struct ItemURL: Sendable, Codable, Equatable {
         guard items[item].url != nil else { return "item \(item + 1) is the host's file, served by the party: it has no URL to change" }
         for link in [url] + (audioURL.map { [$0] } ?? []) {
             guard link.count <= Self.maxURLLength else { return "a URL longer than \(Self.maxURLLength) characters" }
-            let scheme = link.prefix { $0 != ":" }.lowercased()
-            guard scheme == "http" || scheme == "https", link.contains("://") else { return "only http and https URLs can be party items" }
+            guard MediaItem.isPartyURL(link) else { return "only http and https URLs can be party items" }
         }
-        if let headers = headers, MediaItem.shared(headers) != headers { return "only Referer and User-Agent headers can be shared" }
-        if let headers, headers.reduce(0, { $0 + $1.key.count + $1.value.count }) > Self.maxURLLength { return "headers longer than \(Self.maxURLLength) characters" }
+        if let headers {
+            if MediaItem.shared(headers) != headers { return "only Referer and User-Agent headers can be shared" }
+            if headers.reduce(0, { $0 + $1.key.count + $1.value.count }) > Self.maxURLLength {
+                return "headers longer than \(Self.maxURLLength) characters"
+            }
+        }
         return nil
     }
 }

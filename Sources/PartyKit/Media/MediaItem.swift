@@ -29,6 +29,22 @@ public struct MediaItem: Sendable, Codable, Equatable {
         self.headers = headers
     }
 
+    /// Whether every member may be asked to open `url`: party items are http(s) (each member opens the
+    /// URL itself).
+    public static func isPartyURL(_ url: String) -> Bool {
+        let scheme = url.prefix { $0 != ":" }.lowercased()
+        return (scheme == "http" || scheme == "https") && url.contains("://")
+    }
+
+    /// This item read at `change`'s address (``ItemURL``): its title and identity stay.
+    public func moved(to change: ItemURL) -> MediaItem {
+        var moved = self
+        moved.url = change.url
+        moved.audioURL = change.audioURL
+        moved.headers = change.headers
+        return moved
+    }
+
     /// Headers a party item may carry (``headers``): what pages' media are checked by, and no cookie.
     public static let sharedHeaderNames: Set<String> = ["user-agent", "referer"]
 

@@ -99,14 +99,11 @@ extension ParticipantCore {
             if info.id == seat.me.id { seat.me = info }
             return [.notice(.hostChanged(info))]
         case .itemURL(let change):
-            guard seat.config.items.indices.contains(change.item), seat.config.items[change.item].url != nil,
-                  seat.config.items[change.item].url != change.url || seat.config.items[change.item].audioURL != change.audioURL
-                    || seat.config.items[change.item].headers != change.headers
-            else { return [] }
-            seat.config.items[change.item].url = change.url
-            seat.config.items[change.item].audioURL = change.audioURL
-            seat.config.items[change.item].headers = change.headers
-            let title = seat.config.items[change.item].title
+            guard seat.config.items.indices.contains(change.item), seat.config.items[change.item].url != nil else { return [] }
+            let moved = seat.config.items[change.item].moved(to: change)
+            guard moved != seat.config.items[change.item] else { return [] }
+            seat.config.items[change.item] = moved
+            let title = moved.title
             var out: [Action] = [.notice(.media("\(title): the host found a new link for it, opening that"))]
             // The item playing is opened again at the new address, where the party is now (every
             // member, so that all play what the host resolved); another item opens it in its turn.

@@ -35,9 +35,7 @@ extension PartyServerCore {
             if let problem = change.problem(items: party.config.items) {
                 return [.send(connection: id, .refused(Refused(id: 0, reason: "item URL: \(problem)")))]
             }
-            party.config.items[change.item].url = change.url
-            party.config.items[change.item].audioURL = change.audioURL
-            party.config.items[change.item].headers = change.headers
+            party.config.items[change.item] = party.config.items[change.item].moved(to: change)
             parties[partyID] = party
             return broadcast(party, .itemURL(change))
         case .bye:

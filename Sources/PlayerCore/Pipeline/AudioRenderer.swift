@@ -85,6 +85,10 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
         let prerollFrames = Int(Self.prerollSeconds * Double(format.sampleRate))
         // The last conversion failure said (once per generation: it would come again for every frame).
         var failure: String?
+        func failed(_ error: FFmpegError) {
+            if failure != "\(error)" { control.warn("audio: \(error): this sound is played as silence") }
+            failure = "\(error)"
+        }
         while let item = frames.get() {
             let (current, stop) = control.read { ($0.serial, $0.stopPosition) }
             guard item.serial == current else { continue }
@@ -95,54 +99,40 @@ final class AudioRenderer: AudioSource, @unchecked Sendable {
                 producedSinceSeek = 0
                 failure = nil
             }
-            do {
-                switch item.entry {
-                case .payload(let audio):
-                    if stopReached { continue }
-                    let frame = audio.frame
-                    frame.dropLeadingSamples(audio.skip)
-                    if let stop, audio.position + audio.duration > stop {
-                        frame.keepLeadingSamples(Int(((stop - audio.position) * Double(frame.sampleRate)).rounded()))
-                        stopReached = true
+            switch item.entry {
+            case .payload(let audio):
+                if stopReached { continue }
+                let frame = audio.frame
+                frame.dropLeadingSamples(audio.skip)
+                if let stop, audio.position + audio.duration > stop {
+                    frame.keepLeadingSamples(Int(((stop - audio.position) * Double(frame.sampleRate)).rounded()))
+                    stopReached = true
+                }
+                let kept = frame.sampleCount
+                for (part, position) in split(frame, at: audio.position) {
+                    let speed = control.read { $0.speed(forMedia: position) }
+                    let chunk: ProducerStage.Chunk
+                    do { chunk = try stage.render(part, position: position, speed: speed) } catch {
+                        failed(error)
+                        chunk = stage.silence(for: part, position: position, speed: speed)
                     }
-                    let kept = frame.sampleCount
-                    for (part, position) in split(frame, at: audio.position) {
-                        let speed = control.read { $0.speed(forMedia: position) }
-                        let chunk = try stage.render(part, position: position, speed: speed)
-                        guard enqueue(serial: serial, data: chunk.data, frames: chunk.frames,
-                                      start: chunk.start, mediaPerFrame: chunk.mediaPerFrame) else { return }
-                        producedSinceSeek += chunk.frames
-                    }
-                    let end = audio.position + Double(kept) / Double(frame.sampleRate)
-                    control.send { $0.audioProduced(serial: serial, samples: kept, end: end) }
-                    if producedSinceSeek >= prerollFrames { prerolled(serial: serial) }
-                    if stopReached { finish(serial: serial) }
-                case .end:
-                    if !stopReached {
+                    guard enqueue(serial: serial, data: chunk.data, frames: chunk.frames,
+                                  start: chunk.start, mediaPerFrame: chunk.mediaPerFrame) else { return }
+                    producedSinceSeek += chunk.frames
+                }
+                let end = audio.position + Double(kept) / Double(frame.sampleRate)
+                control.send { $0.audioProduced(serial: serial, samples: kept, end: end) }
+                if producedSinceSeek >= prerollFrames { prerolled(serial: serial) }
+                if stopReached { finish(serial: serial) }
+            case .end:
+                if !stopReached {
+                    do {
                         let chunk = try stage.drain()
                         guard enqueue(serial: serial, data: chunk.data, frames: chunk.frames,
                                       start: chunk.start, mediaPerFrame: chunk.mediaPerFrame) else { return }
-                        finish(serial: serial)
+                    } catch {
+                        failed(error)  // what the tempo filter held is lost; the end is still the end
                     }
-                }
-            } catch {
-                if failure != "\(error)" { control.warn("audio: \(error): this sound is played as silence") }
-                failure = "\(error)"
-                // What could not be converted is heard as silence of its length, so the clock, the
-                // preroll and the end go on as if it had played.
-                switch item.entry {
-                case .payload(let audio):
-                    let speed = control.read { $0.speed(forMedia: audio.position) }
-                    let seconds = Double(audio.frame.sampleCount) / Double(max(audio.frame.sampleRate, 1)) / speed.effective
-                    let count = Int((seconds * Double(format.sampleRate)).rounded())
-                    guard enqueue(serial: serial, data: [UInt8](repeating: 0, count: count * format.bytesPerFrame), frames: count,
-                                  start: audio.position, mediaPerFrame: speed.effective / Double(format.sampleRate)) else { return }
-                    producedSinceSeek += count
-                    control.send { $0.audioProduced(serial: serial, samples: audio.frame.sampleCount,
-                                                    end: audio.position + Double(audio.frame.sampleCount) / Double(max(audio.frame.sampleRate, 1))) }
-                    if producedSinceSeek >= prerollFrames { prerolled(serial: serial) }
-                    if stopReached { finish(serial: serial) }
-                case .end:
                     finish(serial: serial)
                 }
             }

@@ -11,6 +11,15 @@ struct ProducerStage {
         var mediaPerFrame: Double
     }
 
+    /// Silence as long as `frame` (its first sample at media `position`) plays at `speed`: what is heard
+    /// in place of sound that could not be converted, so the clock, the preroll and the end go on.
+    func silence(for frame: Frame, position: Double, speed: PlaybackSpeed) -> Chunk {
+        let seconds = Double(frame.sampleCount) / Double(max(frame.sampleRate, 1)) / speed.effective
+        let count = Int((seconds * Double(format.sampleRate)).rounded())
+        return Chunk(data: [UInt8](repeating: 0, count: count * format.bytesPerFrame), frames: count, start: position,
+                     mediaPerFrame: speed.effective / Double(format.sampleRate))
+    }
+
     let format: AudioFormat
     private let resampler: AudioResampler
     private var tempo: AudioTempoFilter?

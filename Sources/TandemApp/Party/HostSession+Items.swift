@@ -85,11 +85,9 @@ extension HostSession {
 
     /// Party items are http(s): every member opens the URL itself.
     private static func requireHTTP(_ url: String, named name: String) throws {
-        let scheme = url.prefix { $0 != ":" }.lowercased()
-        guard scheme == "http" || scheme == "https" else {
-            let what = name == url ? "" : " (its format is \(scheme))"
-            throw OpenError(url: name, reason: "only http and https URLs can be party items (every member opens the URL itself)\(what)")
-        }
+        guard !MediaItem.isPartyURL(url) else { return }
+        let what = name == url ? "" : " (its format is \(url.prefix { $0 != ":" }.lowercased()))"
+        throw OpenError(url: name, reason: "only http and https URLs can be party items (every member opens the URL itself)\(what)")
     }
 }
 
@@ -113,7 +111,7 @@ extension HostSession {
                 let media = try await resolver.resolve(.page(link: page, title: nil, duration: nil))
                 await member.changeItemURL(ItemURL(item: item, url: media.url, audioURL: media.audioURL, headers: MediaItem.shared(media.headers)))
             } catch {
-                printError(error.description)
+                if !Task.isCancelled { printError(error.description) }  // the host is leaving: yt-dlp was stopped
             }
         }
     }

@@ -46,6 +46,9 @@ let package = Package(
         .target(name: "TandemBase"),
         // The media clock (position = anchor + elapsed × rate) and host time sources. Links nothing.
         .target(name: "MediaTime"),
+        // HTTP `Range` headers as pure code (RFC 9110 §14, one range): what a media server answers.
+        // Links nothing, so the fuzz target FuzzByteRange builds without the server.
+        .target(name: "HTTPRanges"),
         // Page links as pure code: yt-dlp's JSON (-J), mpv's --ytdl-format parsed and applied to a
         // page's formats, which formats the player plays, direct media or page. No process, no FFmpeg.
         .target(name: "YtdlKit"),
@@ -148,7 +151,7 @@ let package = Package(
         .target(
             name: "PartyServer",
             dependencies: [
-                "PartyKit", "PartySecurity", "PartyWeb", "MediaTime", "WebSocketTransport", "TandemBase",
+                "PartyKit", "PartySecurity", "PartyWeb", "HTTPRanges", "MediaTime", "WebSocketTransport", "TandemBase",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -312,7 +315,7 @@ let package = Package(
         .target(name: "FuzzDriver"),
         .executableTarget(name: "FuzzPartyMessage", dependencies: ["FuzzDriver", "PartyKit"]),
         .executableTarget(name: "FuzzIPCRequest", dependencies: ["FuzzDriver", "MPVIPC"]),
-        .executableTarget(name: "FuzzByteRange", dependencies: ["FuzzDriver", "PartyServer"]),
+        .executableTarget(name: "FuzzByteRange", dependencies: ["FuzzDriver", "HTTPRanges"]),
         .executableTarget(name: "FuzzWebPath", dependencies: ["FuzzDriver", "PartyKit", "PartyWeb"]),
         .executableTarget(
             name: "FuzzHTTPUpgrade",
@@ -344,7 +347,7 @@ let package = Package(
         .target(
             name: "TestSupportHTTP",
             dependencies: [
-                "PartyServer",
+                "HTTPRanges",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -352,6 +355,7 @@ let package = Package(
             path: "Tests/TestSupportHTTP"
         ),
         .testTarget(name: "TandemBaseTests", dependencies: ["TandemBase"]),
+        .testTarget(name: "HTTPRangesTests", dependencies: ["HTTPRanges", "PartyKit"]),
         // The --ytdl-format parser and selector over recorded and hand-written yt-dlp answers (Fixtures/).
         .testTarget(name: "YtdlKitTests", dependencies: ["YtdlKit"], exclude: ["Fixtures"]),
         // The mapping machine, the PCP codec and the address rules; and real NATs in network

@@ -1,5 +1,5 @@
 import FuzzDriver
-import PartyServer
+import HTTPRanges
 
 /// The media `Range` header parser: any header value and resource size give an answer within
 /// the resource, and a parsed range is one the header really said.

@@ -1,8 +1,8 @@
 import Foundation
+import HTTPRanges
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import PartyServer
 import Synchronization
 
 /// A plain static file server on loopback for tests, on SwiftNIO: `GET` and `HEAD` of the files in

@@ -1,3 +1,4 @@
+import HTTPRanges
 import NIOCore
 import NIOHTTP1
 import PartyKit

@@ -1,6 +1,6 @@
+import HTTPRanges
 import PartyKit
 import Testing
-@testable import PartyServer
 
 @Suite struct ByteRangeTests {
     @Test func singleRangesResolveAsRFC9110Says() {

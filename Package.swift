@@ -105,7 +105,8 @@ let package = Package(
             name: "PartySimulator",
             dependencies: ["PartyKit", "PlayerCore", "MediaTime", .product(name: "DequeModule", package: "swift-collections")]
         ),
-        // A reusable WebSocket server and client on SwiftNIO: limits, close handshake, idle timeouts.
+        // A reusable WebSocket server and client on SwiftNIO: limits, close handshake, idle timeouts. TLS
+        // comes from outside (its WebSocketSecurity protocol): it links no TLS library.
         .target(
             name: "WebSocketTransport",
             dependencies: [
@@ -113,9 +114,19 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // TLS for WebSocketTransport on NIOSSL (`wss://`, and `https://` for a server's responder): the
+        // server's and the client's `WebSocketSecurity`, and a failed handshake told in words. Its own
+        // module so the transport (and its fuzz target) links no BoringSSL.
+        .target(
+            name: "WebSocketTLS",
+            dependencies: [
+                "WebSocketTransport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // TLS for both roles of a party: the server's identity (self-signed or given), a member's trust
@@ -123,7 +134,7 @@ let package = Package(
         .target(
             name: "PartySecurity",
             dependencies: [
-                "PartyKit", "WebSocketTransport",
+                "PartyKit", "WebSocketTransport", "WebSocketTLS",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -151,7 +162,7 @@ let package = Package(
         .target(
             name: "PartyServer",
             dependencies: [
-                "PartyKit", "PartySecurity", "PartyWeb", "HTTPRanges", "MediaTime", "WebSocketTransport", "TandemBase",
+                "PartyKit", "PartySecurity", "PartyWeb", "HTTPRanges", "MediaTime", "WebSocketTransport", "WebSocketTLS", "TandemBase",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -179,6 +190,7 @@ let package = Package(
             name: "PartyClient",
             dependencies: [
                 "PartyKit", "PartySecurity", "TandemBase", "StoryKit", "PlayerCore", "FFmpegKit", "MediaTime", "WebSocketTransport",
+                "WebSocketTLS",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -383,7 +395,7 @@ let package = Package(
             name: "WebSocketTransportTests",
             dependencies: [
                 "TestSupport", "TestSupportTLS",
-                "WebSocketTransport",
+                "WebSocketTransport", "WebSocketTLS",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

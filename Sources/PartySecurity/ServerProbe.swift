@@ -3,6 +3,7 @@ import NIOPosix
 import NIOSSL
 import NIOTLS
 import Synchronization
+import WebSocketTLS
 import WebSocketTransport
 
 /// Learns the fingerprint of a party server's certificate with one TLS handshake (accepting any

@@ -3,6 +3,7 @@ import NIOCore
 import NIOSSL
 import PartyKit
 import Synchronization
+import WebSocketTLS
 import WebSocketTransport
 
 /// How a member trusts its party server: the same rule for the party connection, the host's relay

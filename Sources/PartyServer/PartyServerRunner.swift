@@ -3,6 +3,7 @@ import NIOCore
 import NIOSSL
 import PartyKit
 import PartySecurity
+import WebSocketTLS
 import WebSocketTransport
 import MediaTime
 import Synchronization
@@ -38,7 +39,8 @@ public actor PartyServerRunner {
         self.media = media
         server = WebSocketServer(host: host, port: port, path: "/party/",
                                  limits: WebSocketLimits(maxMessageBytes: PartyProtocol.maxMessageBytes), logger: logger,
-                                 httpResponder: PartyMediaResponder(library: media), tls: tls)
+                                 httpResponder: PartyMediaResponder(library: media),
+                                 tls: tls.map { WebSocketServerTLS(context: $0) })
     }
 
     /// Listens; returns the bound port.

@@ -17,6 +17,8 @@ final class ClientHandshakeHandler: ChannelInboundHandler, RemovableChannelHandl
     private let address: String
     private let path: String
     private let timeout: Double
+    /// Describes its own failures (TLS handshakes) for the error.
+    private let tls: (any WebSocketSecurity)?
     private var promise: EventLoopPromise<WebSocketConnection>?
     private let state: ConnectionState
     private var timeoutTask: Scheduled<Void>?
@@ -25,6 +27,7 @@ final class ClientHandshakeHandler: ChannelInboundHandler, RemovableChannelHandl
         address: String,
         path: String,
         timeout: Double,
+        tls: (any WebSocketSecurity)?,
         state: ConnectionState,
         promise: EventLoopPromise<WebSocketConnection>
     ) {
@@ -32,6 +35,7 @@ final class ClientHandshakeHandler: ChannelInboundHandler, RemovableChannelHandl
         self.address = address
         self.path = path
         self.timeout = timeout
+        self.tls = tls
         self.promise = promise
     }
 
@@ -67,7 +71,7 @@ final class ClientHandshakeHandler: ChannelInboundHandler, RemovableChannelHandl
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if let reason = WebSocketTransportError.describeTLS(error, address: self.address) {
+        if let reason = self.tls?.describe(error, address: self.address) {
             self.fail(context: context, .tlsFailed, reason)
             return
         }

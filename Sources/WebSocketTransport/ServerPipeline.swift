@@ -1,11 +1,10 @@
 import Logging
 import NIOCore
 import NIOHTTP1
-import NIOSSL
 import NIOWebSocket
 
-/// The pipeline ``WebSocketServer`` gives an accepted connection: TLS when configured (with the
-/// ``FileRegionReader`` that turns a responder's sendfile bodies into buffers), the HTTP/1.1 codec, the
+/// The pipeline ``WebSocketServer`` gives an accepted connection: its ``WebSocketSecurity`` (TLS) when
+/// configured (with the ``FileRegionReader`` that turns a responder's sendfile bodies into buffers), the HTTP/1.1 codec, the
 /// WebSocket upgrader for its path and the ``HTTPGateHandler``; after an upgrade, the connection's frame
 /// handlers. One definition for the server and for the fuzz target, which drives it on an
 /// `EmbeddedChannel` without sockets.
@@ -18,7 +17,7 @@ package enum ServerPipeline {
         path: String,
         limits: WebSocketLimits,
         responder: (any HTTPResponder)?,
-        tls: NIOSSLContext?,
+        tls: (any WebSocketSecurity)?,
         logger: Logger,
         upgraded: @escaping @Sendable (WebSocketConnection) -> Void
     ) throws {
@@ -32,7 +31,7 @@ package enum ServerPipeline {
         path: String,
         limits: WebSocketLimits,
         responder: (any HTTPResponder)?,
-        tls: NIOSSLContext?,
+        tls: (any WebSocketSecurity)?,
         state: ConnectionState,
         logger: Logger,
         upgraded: @escaping @Sendable (WebSocketConnection) -> Void
@@ -49,7 +48,7 @@ package enum ServerPipeline {
                     do {
                         connection = try WebSocketConnection.install(
                             on: channel, isClient: false, requestPath: HTTPGateHandler.pathOnly(head.uri),
-                            limits: limits, state: state, logger: logger)
+                            limits: limits, encrypted: tls != nil, state: state, logger: logger)
                     } catch {
                         state.record("WebSocket setup failed: \(error)")
                         state.close(channel)
@@ -61,7 +60,7 @@ package enum ServerPipeline {
         )
         let sync = channel.pipeline.syncOperations
         if let tls {
-            try sync.addHandler(NIOSSLServerHandler(context: tls))
+            try tls.addHandlers(to: sync)
             // TLS encrypts bytes in memory: a responder's sendfile bodies are read into buffers first.
             try sync.addHandler(FileRegionReader(), name: FileRegionReader.name)
         }

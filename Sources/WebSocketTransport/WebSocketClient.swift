@@ -23,7 +23,8 @@ public enum WebSocketClient {
     ///   - limits: Message size, idle, ping and queue limits for this connection.
     ///   - connectTimeout: Seconds allowed for the TCP connection, and again for the upgrade. Default 5.
     ///   - logger: Receives connection events.
-    ///   - tls: TLS for `wss://`: the TLS handler goes first in the pipeline. `nil`: plain `ws://`.
+    ///   - tls: TLS for `wss://` (WebSocketTLS's `WebSocketClientTLS`): its handler goes first in the
+    ///     pipeline. `nil`: plain `ws://`.
     /// - Returns: The open connection.
     /// - Throws: ``WebSocketTransportError`` naming `host:port`: "connection refused by host:port",
     ///   "host:port did not answer the WebSocket upgrade of /path (HTTP 404 Not Found)", timeouts, unknown host,
@@ -35,7 +36,7 @@ public enum WebSocketClient {
         limits: WebSocketLimits = .init(),
         connectTimeout: Double = 5,
         logger: Logger,
-        tls: WebSocketClientTLS? = nil
+        tls: (any WebSocketSecurity)? = nil
     ) async throws -> WebSocketConnection {
         let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         let path = path.hasPrefix("/") ? path : "/" + path
@@ -56,6 +57,7 @@ public enum WebSocketClient {
                         address: address,
                         path: path,
                         timeout: connectTimeout,
+                        tls: tls,
                         state: state,
                         promise: promise
                     )
@@ -71,6 +73,7 @@ public enum WebSocketClient {
                                         isClient: true,
                                         requestPath: path,
                                         limits: limits,
+                                        encrypted: tls != nil,
                                         state: state,
                                         logger: logger
                                     )
@@ -87,9 +90,7 @@ public enum WebSocketClient {
                         }
                     )
                     let sync = channel.pipeline.syncOperations
-                    if let tls {
-                        try sync.addHandler(tls.makeHandler())
-                    }
+                    try tls?.addHandlers(to: sync)
                     try sync.addHTTPClientHandlers(
                         leftOverBytesStrategy: .forwardBytes,
                         withClientUpgrade: (

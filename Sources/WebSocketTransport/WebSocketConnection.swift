@@ -1,6 +1,5 @@
 import Logging
 import NIOCore
-import NIOSSL
 import NIOWebSocket
 
 /// One open WebSocket carrying text messages (and binary ones where the application accepts them), on either side (accepted by ``WebSocketServer`` or made by
@@ -143,11 +142,14 @@ public final class WebSocketConnection: Sendable {
 
     /// Adds the WebSocket handlers behind the encoder and decoder NIO's upgrader installed, and returns the
     /// connection. Must run on the channel's event loop, from the upgrader's pipeline callback.
+    ///
+    /// - Parameter encrypted: The connection has a ``WebSocketSecurity`` layer (TLS) under the frames.
     static func install(
         on channel: any Channel,
         isClient: Bool,
         requestPath: String,
         limits: WebSocketLimits,
+        encrypted: Bool,
         state: ConnectionState,
         logger: Logger
     ) throws -> WebSocketConnection {
@@ -167,7 +169,7 @@ public final class WebSocketConnection: Sendable {
         let sync = channel.pipeline.syncOperations
         let decoder = try sync.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
         try sync.addHandler(WebSocketFrameGuard(expectMaskedFrames: !isClient), position: .after(decoder))
-        if (try? sync.context(handlerType: NIOSSLHandler.self)) != nil {
+        if encrypted {
             // Over TLS, each flush leaves as one record (``WebSocketWriteCoalescer``).
             let encoder = try sync.handler(type: WebSocketFrameEncoder.self)
             try sync.addHandler(WebSocketWriteCoalescer(), position: .before(encoder))

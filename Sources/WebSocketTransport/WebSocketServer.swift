@@ -2,7 +2,6 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import NIOSSL
 import NIOWebSocket
 import Synchronization
 
@@ -52,7 +51,7 @@ public final class WebSocketServer: Sendable {
     private let limits: WebSocketLimits
     private let logger: Logger
     private let httpResponder: (any HTTPResponder)?
-    private let tls: NIOSSLContext?
+    private let tls: (any WebSocketSecurity)?
     private let registry = Mutex(Registry())
 
     /// Creates a stopped server.
@@ -67,8 +66,9 @@ public final class WebSocketServer: Sendable {
     ///   - httpResponder: Serves the requests that are not WebSocket upgrades (see ``HTTPResponder`` for
     ///     which). `nil` answers them 404 (other paths), 426 (the WebSocket path without an upgrade) or
     ///     400 (a failed upgrade) and closes.
-    ///   - tls: A server TLS context: every connection is TLS (`wss://`, and `https://` for the responder),
-    ///     the TLS handler first in its pipeline. `nil`: plain `ws://` and `http://`.
+    ///   - tls: The server's TLS (WebSocketTLS's `WebSocketServerTLS`): every connection is TLS (`wss://`,
+    ///     and `https://` for the responder), the TLS handler first in its pipeline. `nil`: plain `ws://`
+    ///     and `http://`.
     public init(
         host: String,
         port: Int,
@@ -76,7 +76,7 @@ public final class WebSocketServer: Sendable {
         limits: WebSocketLimits = .init(),
         logger: Logger,
         httpResponder: (any HTTPResponder)? = nil,
-        tls: NIOSSLContext? = nil
+        tls: (any WebSocketSecurity)? = nil
     ) {
         self.tls = tls
         self.host = host

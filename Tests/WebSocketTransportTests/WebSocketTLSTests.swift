@@ -4,13 +4,15 @@ import NIOSSL
 import Testing
 import TestSupportTLS
 import TestSupport
+import WebSocketTLS
 
 /// wss:// on loopback: a chain signed by a CA made here is accepted for the name it carries and refused
 /// for another; plain and TLS peers that meet fail clearly instead of hanging.
 @Suite("WebSocket over TLS")
 struct WebSocketTLSTests {
     static func echoServer(tls: NIOSSLContext?) async throws -> (WebSocketServer, Int) {
-        let server = WebSocketServer(host: "127.0.0.1", port: 0, path: "/", logger: quiet, tls: tls)
+        let server = WebSocketServer(host: "127.0.0.1", port: 0, path: "/", logger: quiet,
+                                     tls: tls.map { WebSocketServerTLS(context: $0) })
         let port = try await server.start { connection in
             Task { for await message in connection.inbound { connection.send(message.text) } }
         }

@@ -4,6 +4,7 @@ import NIOWebSocket
 import Testing
 import TestSupportTLS
 import TestSupport
+import WebSocketTLS
 @testable import WebSocketTransport
 
 /// Over TLS a message is one record, and so is a batch flushed at once (``WebSocketWriteCoalescer``):
@@ -17,7 +18,7 @@ struct WebSocketWriteCoalescerTests {
     @Test func eachMessageAndEachBatchIsOneTLSRecordBothWays() async throws {
         let ca = try TestCertificateAuthority()
         let server = WebSocketServer(host: "127.0.0.1", port: 0, path: "/", limits: Self.limits, logger: quiet,
-                                     tls: try ca.serverContext(dnsNames: ["localhost"]))
+                                     tls: WebSocketServerTLS(context: try ca.serverContext(dnsNames: ["localhost"])))
         let (accepted, arrived) = AsyncStream.makeStream(of: WebSocketConnection.self)
         let port = try await server.start { arrived.yield($0) }
         let proxy = try await TLSRecordProxy(target: port)

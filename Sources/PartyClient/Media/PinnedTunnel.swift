@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import Synchronization
+import WebSocketTLS
 import WebSocketTransport
 
 /// A guest's loopback door to the party's media: the player opens `http://127.0.0.1:PORT/party/ID/media/N`

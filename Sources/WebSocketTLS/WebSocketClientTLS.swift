@@ -1,13 +1,14 @@
 import NIOCore
 import NIOSSL
+import WebSocketTransport
 
-/// TLS for the client side of a ``WebSocketClient`` connection (`wss://`): the context (trust roots,
+/// TLS for the client side of a `WebSocketClient` connection (`wss://`): the context (trust roots,
 /// verification mode), the name to send and check, and an optional callback that replaces the chain check
 /// (for example pinning one certificate by its fingerprint).
 ///
 /// The TLS handler is the first in the pipeline, so everything above it (the HTTP upgrade, the frames) is
 /// the same as for a plain connection.
-public struct WebSocketClientTLS: Sendable {
+public struct WebSocketClientTLS: WebSocketSecurity {
     /// Trust roots, protocol versions and the verification mode.
     public let context: NIOSSLContext
     /// The server name for SNI and host name checks; `nil` for an IP address (NIOSSL then checks the
@@ -43,12 +44,21 @@ public struct WebSocketClientTLS: Sendable {
         return try NIOSSLClientHandler(context: self.context, serverHostname: self.serverHostname)
     }
 
+    /// Adds the client handler, first in the pipeline.
+    public func addHandlers(to pipeline: ChannelPipeline.SynchronousOperations) throws {
+        try pipeline.addHandler(self.makeHandler())
+    }
+
+    public func describe(_ error: any Error, address: String) -> String? {
+        Self.describeTLS(error, address: address)
+    }
+
     static func isIPAddress(_ host: String) -> Bool {
         (try? SocketAddress(ipAddress: host, port: 0)) != nil
     }
 }
 
-extension WebSocketTransportError {
+extension WebSocketClientTLS {
     /// Describes a TLS failure of a connection to `address` for a person, or `nil` if `error` is not one.
     static func describeTLS(_ error: any Error, address: String) -> String? {
         switch error {

@@ -323,7 +323,9 @@ let package = Package(
         .executableTarget(name: "tandem", dependencies: ["TandemCLI"]),
         // scripts/leak-check.sh: open → preroll → close cycles under LeakSanitizer (the player and FFmpeg only).
         .executableTarget(name: "LeakCheck", dependencies: ["PlayerCore", "FFmpegKit"]),
-        // libFuzzer targets (scripts/fuzz.sh). Built normally, each replays the inputs it is given.
+        // libFuzzer targets (scripts/fuzz.sh). Built normally, each replays the inputs it is given. Each
+        // depends on FuzzDriver and the modules it fuzzes only: the fuzz build instruments every module it
+        // compiles (no NIOSSL, swift-certificates, PartySecurity, PartyServer or FFmpeg among them).
         .target(name: "FuzzDriver"),
         .executableTarget(name: "FuzzPartyMessage", dependencies: ["FuzzDriver", "PartyKit"]),
         .executableTarget(name: "FuzzIPCRequest", dependencies: ["FuzzDriver", "MPVIPC"]),

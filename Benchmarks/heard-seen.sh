@@ -40,7 +40,10 @@
 #   A_ENV="V=x …", B_ENV="V=x …"   environment of member A / B only (e.g. B_ENV="PULSE_LATENCY_MSEC=150")
 #   HEARD_SCRIPT, SEEN_SCRIPT      the host's commands, as `tandem host --script` (seconds after both
 #                     windows are up and SETTLE=3 s more; defaults below), sent over its IPC socket
-#   LIP_CASES="tandem mpv tandem:PULSE_LATENCY_MSEC=150 mpv:PULSE_LATENCY_MSEC=150"   player[:env …]
+#   LIP_CASES="tandem mpv tandem:PULSE_LATENCY_MSEC=150 mpv:PULSE_LATENCY_MSEC=150"   each PLAYER[:VAR=x[,VAR=x…]]:
+#                     tandem (`tandem play`), tandem-host (a party of one: its clock starts on an instant), mpv
+#   LIP_COMPANION=MS  in lipsync, another client (pacat, silence into sink b) keeping the sound server's
+#                     latency at MS: the sink's latency is then not set by the player under test
 #   MPV_OPTS="…"      extra mpv options in lipsync/sanity;  KEEP=DIR  keep the captures and per-window tables
 #   CACHE=DIR         where the clips are made once (default bench-out/heard-seen)
 #   SDL_AUDIODRIVER   default pulseaudio;  PULSE_LOG_LEVEL  the sound server's (default debug: underruns)
@@ -273,12 +276,15 @@ capture() {
 
 lipsync_case() {   # lipsync_case PLAYER[:ENV…] [LABEL]
     local player=${1%%:*} envs="" label=${2:-$1}
-    [[ $1 == *:* ]] && envs=${1#*:}
+    [[ $1 == *:* ]] && envs=${1#*:} && envs=${envs//,/ }
     local name
     name=lip-$(tr -c 'A-Za-z0-9' '_' <<< "$label")
     # shellcheck disable=SC2086
     if [ "$player" = tandem ]; then
         capture "$name" env PULSE_SINK=rec $envs "$tandem" play --no-config ${MEMBER_OPTS:-} "$cache/flash.mkv"
+    elif [ "$player" = tandem-host ]; then   # a party of one: its clock started on an instant
+        capture "$name" env PULSE_SINK=rec $envs "$tandem" host --insecure --no-port-mapping \
+            --listen 127.0.0.1:0 --script play@1 --duration 21 ${MEMBER_OPTS:-} "$cache/flash.mkv"
     else
         capture "$name" env PULSE_SINK=rec $envs mpv --no-config --really-quiet --ao=pulse --vo=x11 --no-osc --osd-level=0 \
             ${MPV_OPTS:-} "$cache/flash.mkv"
@@ -293,6 +299,7 @@ lipsync() {
     start_x 1280 720
     start_pulse lipsync
     "${py[@]}" lipsync-header
+    if [ -n "${LIP_COMPANION:-}" ]; then pacat -p --latency-msec="$LIP_COMPANION" -d b /dev/zero & pids+=($!); fi
     local c
     for c in $LIP_CASES; do lipsync_case "$c"; done
     stop_all

@@ -10,6 +10,10 @@ import TestSupport
 /// is recorded off the server is where each pull said it would be heard.
 @Suite(.enabled(if: PulseServer.isInstalled, "needs Debian's pulseaudio (scripts/test.sh installs it)"))
 struct PulseAudioSinkTests {
+    /// Clicks this close (median) were placed by the delay each output reports: well under the 150 ms
+    /// the deeper output queues more, well over what a loaded 2-core machine adds.
+    static let heardTogether = 0.04
+
     /// Two outputs, one keeping 150 ms more queued (a Bluetooth headset, an HDMI TV, a busy server),
     /// each placing a click every half second on the host clock by the delay it reports: recorded
     /// together, the clicks coincide. (Taken as one SDL buffer, as before, the deeper output's were
@@ -44,12 +48,12 @@ struct PulseAudioSinkTests {
         #expect(lags.count >= 6, "clicks found on both sides: \(lags)")
         let worst = lags.map(abs).max() ?? .infinity
         print("heard apart (ms):", lags.map { ($0 * 1e4).rounded() / 10 }, "delays", delays)
-        // Under 0.5 ms on a quiet machine. Under load (another build, the parallel suite) the 30 ms output
-        // underruns now and then, which throws a click or two off by tens of ms: the median is the claim.
-        // The point is the 150 ms the deep output would be heard late, every click, if its delay were
-        // not counted.
+        // Under 0.5 ms on a quiet machine (the precision is measured in Benchmarks/heard-seen.sh). Under
+        // load (another build, the parallel suite) the 30 ms output underruns now and then, which throws
+        // clicks off by tens of ms, and the median read 12 ms once. The claim is the 150 ms the deep
+        // output would be heard late, every click, if its delay were not counted.
         let median = lags.isEmpty ? .infinity : lags.map(abs).sorted()[lags.count / 2]
-        #expect(median < 0.01, "heard apart by \(median * 1000) ms (median), up to \(worst * 1000) ms: \(lags.map { ($0 * 1e4).rounded() / 10 })")
+        #expect(median < Self.heardTogether, "heard apart by \(median * 1000) ms (median), up to \(worst * 1000) ms: \(lags.map { ($0 * 1e4).rounded() / 10 })")
     }
 
     /// No server: a clear error naming PulseAudio, and the caller goes on to the next output.

@@ -169,6 +169,14 @@ import SyncplayKit
                 await party.hostPlayer()?.playing == false
             }
             #expect(party.notices.timelineReasons.contains("\(SyncplayPartyBridge.partyName("amy")): pause"))
+            // The party's pause comes back to syncplay as the room's state, which it acknowledges in the
+            // same step as it says so. A seek made before that crosses the room's state on the way, and
+            // syncplay itself then takes the room's state over its own seek (its server, like ours, drops
+            // a client's reports while its own forced state is unacknowledged): a person seeks after
+            // seeing the pause; so does the test.
+            try await waitUntil("syncplay to show amy's pause as the room's", within: SyncplayRealServerTests.propagationBound) {
+                peer.process.output.contains("amy paused")
+            }
 
             // mpv seeks to 10 s: the party seeks.
             try await peer.mpv.set("time-pos", .number(10))

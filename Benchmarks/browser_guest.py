@@ -4,7 +4,9 @@ headless, driven over WebDriver (chromedriver; plain HTTP, no Selenium), joins a
 link and stays until SIGTERM, writing the page's own state (window.tandem.state()) twice a second.
 Its sound goes wherever PULSE_SERVER / PULSE_SINK in its environment say.
 
-  browser_guest.py join LINK STATE.jsonl [NAME]   join and stay; `ready` in STATE.jsonl once in sync
+  browser_guest.py join LINK STATE.jsonl [NAME] [--window X,Y,W,H --picture FILE]
+        join and stay; `ready` in STATE.jsonl once in sync. With --window: a window on $DISPLAY at X,Y of
+        W×H (not headless), and once the page plays, the screen rectangle of its picture ("X Y W H") in FILE
   browser_guest.py self-skew STATE.jsonl          the page's own |error| while playing, for contrast
 """
 import json
@@ -28,7 +30,7 @@ def free_port():
 
 
 class Driver:
-    def __init__(self):
+    def __init__(self, window=None):
         self.port = free_port()
         self.profile = tempfile.mkdtemp(prefix="tandem-chromium-")
         env = dict(os.environ, HOME=self.profile)
@@ -43,9 +45,10 @@ class Driver:
         caps = {"capabilities": {"alwaysMatch": {
             "browserName": "chrome", "acceptInsecureCerts": True,
             "goog:chromeOptions": {"binary": CHROMIUM, "args": [
-                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--autoplay-policy=no-user-gesture-required", f"--user-data-dir={self.profile}/profile",
-                "--window-size=1280,800"],
+                "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--autoplay-policy=no-user-gesture-required", f"--user-data-dir={self.profile}/profile"]
+                + (["--headless=new", "--window-size=1280,800"] if window is None else
+                   [f"--window-position={window[0]},{window[1]}", f"--window-size={window[2]},{window[3]}"]),
                 "prefs": {"session.restore_on_startup": 4, "session.startup_urls": ["about:blank"]}}}}}
         self.session = self.call("POST", "/session", caps)["sessionId"]
 
@@ -79,10 +82,22 @@ class Driver:
             pass
 
 
-def join(link, out, name="B"):
+# The screen rectangle of the video element's picture: the element's box less its letterbox (object-fit:
+# contain), offset by the browser's own bars above the page (no window manager: no borders).
+PICTURE = """
+const v = document.querySelector("video"), r = v.getBoundingClientRect();
+if (!v.videoWidth || v.paused) return null;
+const scale = Math.min(r.width / v.videoWidth, r.height / v.videoHeight);
+const w = v.videoWidth * scale, h = v.videoHeight * scale;
+const top = window.screenY + window.outerHeight - window.innerHeight;
+return [window.screenX + r.left + (r.width - w) / 2, top + r.top + (r.height - h) / 2, w, h].map(Math.round);
+"""
+
+
+def join(link, out, name="B", window=None, picture=None):
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
-    driver = Driver()
+    driver = Driver(window)
     try:
         driver.s("POST", "/url", {"url": link})
         driver.s("POST", f"/element/{driver.element('#name')}/value", {"text": name})
@@ -91,6 +106,13 @@ def join(link, out, name="B"):
             while not stop:
                 state = driver.script("return window.tandem.state()")
                 state["wall"] = time.time()
+                if picture and state.get("ready"):
+                    rect = driver.script(PICTURE)
+                    if rect:
+                        with open(picture + ".tmp", "w") as g:
+                            g.write(" ".join(str(v) for v in rect) + "\n")
+                        os.replace(picture + ".tmp", picture)
+                        picture = None
                 f.write(json.dumps(state) + "\n")
                 f.flush()
                 time.sleep(0.5)
@@ -117,7 +139,15 @@ def self_skew(path):
 
 if __name__ == "__main__":
     if len(sys.argv) >= 4 and sys.argv[1] == "join":
-        join(sys.argv[2], sys.argv[3], *(sys.argv[4:5]))
+        args = sys.argv[4:]
+        options = {}
+        for flag in ("--window", "--picture"):
+            if flag in args:
+                i = args.index(flag)
+                options[flag] = args[i + 1]
+                args = args[:i] + args[i + 2:]
+        window = [int(v) for v in options["--window"].split(",")] if "--window" in options else None
+        join(sys.argv[2], sys.argv[3], *(args[:1]), window=window, picture=options.get("--picture"))
     elif len(sys.argv) == 3 and sys.argv[1] == "self-skew":
         self_skew(sys.argv[2])
     else:

@@ -23,6 +23,10 @@
 #            B a browser guest: Debian's Chromium, headless, joining the party's browser link
 #            (Benchmarks/browser_guest.py over chromedriver), its sound on sink b. Also prints the page's
 #            own measured error while playing.
+#   browser-seen  Seen apart as `seen`, member A a native window and member B the browser guest, Chromium in
+#            a window of its own (not headless) on the same Xvfb screen: A's window is sized to the page's
+#            picture and put level with it on its left, so one grab holds both codes. Prints the frame
+#            difference A − B as `seen`, and the page's own error.
 #   live     Heard apart on a live stream: the clip looped by ffmpeg as a live HLS stream (2 s segments, a
 #            window of ten) on loopback; member A joins at once, member B LIVE_JOIN s later with its party
 #            connection through `tandem bench link` (LINK_MS ± JITTER_MS each way). Prints the lags as
@@ -34,7 +38,7 @@
 #            sinks (a combine sink over a and b; must read 0), for tandem and mpv; mpv --audio-delay=0.1
 #            against plain mpv in the lip-sync capture (must read +100 ms).
 #
-# Usage: Benchmarks/heard-seen.sh [heard] [seen] [lipsync] [browser] [live] [sanity]   (default: heard seen lipsync)
+# Usage: Benchmarks/heard-seen.sh [heard] [seen] [lipsync] [browser] [browser-seen] [live] [sanity]   (default: heard seen lipsync)
 #   TANDEM=path       the tandem binary (default: swift build -c release)
 #   MEMBER_OPTS="…"   extra options for both members and for `tandem play` (e.g. "--ao=pulse")
 #   A_ENV="V=x …", B_ENV="V=x …"   environment of member A / B only (e.g. B_ENV="PULSE_LATENCY_MSEC=150")
@@ -306,17 +310,22 @@ lipsync() {
 }
 
 # ------------------------------------------------------------------ a browser guest against a native member
+# browser_host STEP: a headless host of the noise clip (IPC at $work/host.sock); sets link and web (its links)
+browser_host() {
+    "$tandem" host "$cache/noise.mp4" --headless --listen 127.0.0.1:0 --no-port-mapping --name host --ipc "$work/host.sock" --json \
+        > "$work/$1-host.out" 2> "$work/$1-host.err" &
+    pids+=($!)
+    wait_for "$work/$1-host.out" '"link"'
+    link=$(sed -n 's/.*"link":"\([^"]*\)".*/\1/p' "$work/$1-host.out" | head -1)
+    web=$(sed -n 's/.*"web":"\([^"]*\)".*/\1/p' "$work/$1-host.out" | head -1)
+}
+
 browser() {
     echo "== heard apart, native member A (--headless --ao=pulse) against browser guest B (Chromium): host script $HEARD_SCRIPT"
     describe
     echo "chromium: $(chromium --version 2>/dev/null || echo '?')"
     start_pulse browser
-    "$tandem" host "$cache/noise.mp4" --headless --listen 127.0.0.1:0 --no-port-mapping --name host --ipc "$work/host.sock" --json \
-        > "$work/browser-host.out" 2> "$work/browser-host.err" &
-    pids+=($!)
-    wait_for "$work/browser-host.out" '"link"'
-    link=$(sed -n 's/.*"link":"\([^"]*\)".*/\1/p' "$work/browser-host.out" | head -1)
-    web=$(sed -n 's/.*"web":"\([^"]*\)".*/\1/p' "$work/browser-host.out" | head -1)
+    browser_host browser
     # shellcheck disable=SC2086
     env PULSE_SINK=a ${A_ENV:-} "$tandem" join "$link" --headless --ao=pulse --name A --media "$cache" --json ${MEMBER_OPTS:-} \
         > "$work/browser-A.out" 2> "$work/browser-A.err" < /dev/null &
@@ -335,6 +344,54 @@ browser() {
 }
 
 # ------------------------------------------------------------------ a live stream, a late member over a slow link
+browser_seen() {
+    echo "== seen apart, native member A (window) against browser guest B (Chromium in a window): host script $SEEN_SCRIPT"
+    describe
+    echo "chromium: $(chromium --version 2>/dev/null || echo '?')"
+    start_x 1920 1080
+    start_pulse browser-seen
+    browser_host browser-seen
+    # B first, on the right half of the screen: its picture's place decides where A's window goes.
+    # shellcheck disable=SC2086
+    env PULSE_SINK=b ${B_ENV:-} python3 "$root/Benchmarks/browser_guest.py" join "$web" "$work/browser-seen-B.jsonl" B \
+        --window 960,0,960,1000 --picture "$work/picture" > "$work/browser-seen-B.err" 2>&1 &
+    pids+=($!)
+    # The host plays once B is in, so that the page has a picture to place.
+    "${py[@]}" drive "$work/host.sock" "play@0" /dev/null
+    wait_for "$work/picture" .
+    local px pt pw ph
+    read -r px pt pw ph < "$work/picture"
+    pw=$((pw / 4 * 4)); ph=$((ph / 12 * 12))
+    echo "browser picture: ${pw}x${ph} at $px,$pt"
+    "${py[@]}" drive "$work/host.sock" "pause@0" /dev/null
+    # A's window: the picture's size, just left of it, top edges level, so that the middle thirds of both
+    # pictures (the clip's code) are one strip of the screen.
+    # shellcheck disable=SC2086
+    env PULSE_SINK=a ${A_ENV:-} "$tandem" join "$link" --name A --media "$cache" --json ${MEMBER_OPTS:-} \
+        > "$work/browser-seen-A.out" 2> "$work/browser-seen-A.err" < /dev/null &
+    pids+=($!)
+    wait_for "$work/browser-seen-A.out" "joined party"
+    win_a=$(window_of "$!")
+    xdotool windowsize "$win_a" "$pw" "$ph"
+    xdotool windowmove "$win_a" $((px - pw)) "$pt"
+    sleep "$SETTLE"
+    local gw=$((2 * pw)) gh=$((ph / 3))
+    ffmpeg -v error -y -copyts -f x11grab -framerate 60 -draw_mouse 0 -video_size "${gw}x${gh}" -i "$DISPLAY+$((px - pw)),$((pt + gh))" \
+        -vf "format=gray,scale=iw/4:ih/4:flags=area" -fps_mode passthrough -enc_time_base:v 1:1000000 -c:v rawvideo \
+        -f nut "$work/browser-seen.nut" < /dev/null &
+    grab=$!
+    pids+=($grab)
+    sleep 0.5
+    fg "${py[@]}" drive "$work/host.sock" "$SEEN_SCRIPT" "$work/browser-seen-commands.jsonl"
+    kill -TERM "$grab"; wait "$grab" 2>/dev/null || true
+    stop_all
+    "${py[@]}" self-skew "$work/browser-seen-A.out"
+    python3 "$root/Benchmarks/browser_guest.py" self-skew "$work/browser-seen-B.jsonl"
+    "${py[@]}" seen "$work/browser-seen.nut" "$((gw / 4)) $((gh / 4)) 0 $((pw / 4)) $((pw / 4)) $((pw / 4))" \
+        "$work/browser-seen-commands.jsonl" --tsv "$work/browser-seen.tsv"
+    keep "$work/browser-seen.nut" "$work/browser-seen-B.jsonl"
+}
+
 live() {
     echo "== a live stream heard apart: B joins ${LIVE_JOIN} s after the start over a ${LINK_MS} ± ${JITTER_MS} ms link;" \
          "host script $LIVE_SCRIPT"
@@ -442,7 +499,8 @@ sanity() {
 for step in $steps; do
     case $step in
         heard|seen|lipsync|browser|live|sanity) "$step"; echo "load after $step: $(cut -d' ' -f1-3 /proc/loadavg)" ;;
-        *) echo "unknown step $step (heard, seen, lipsync, browser, live, sanity)" >&2; exit 2 ;;
+        browser-seen) browser_seen; echo "load after $step: $(cut -d' ' -f1-3 /proc/loadavg)" ;;
+        *) echo "unknown step $step (heard, seen, lipsync, browser, browser-seen, live, sanity)" >&2; exit 2 ;;
     esac
     echo
 done

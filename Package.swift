@@ -413,7 +413,7 @@ let package = Package(
         .testTarget(name: "PartyServerTests", dependencies: ["PartyServer", "PartyKit"]),
         // The browser guest's page: its routes, its modules under Node, and the page in a real headless Chromium
         // through TestSupport's WebDriver.
-        .testTarget(name: "PartyWebTests", dependencies: ["PartyWeb", "PartyKit", "TestSupport"], exclude: ["js"]),
+        .testTarget(name: "PartyWebTests", dependencies: ["PartyWeb", "PartyKit", "TestSupport", "TestSupportHTTP"], exclude: ["js"]),
         .testTarget(
             name: "PartyClientTests",
             dependencies: [

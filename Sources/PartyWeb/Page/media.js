@@ -18,6 +18,25 @@ export function containerType(title) {
     opus: "audio/ogg", mp3: "audio/mpeg", flac: "audio/flac", wav: "audio/wav" }[extension] ?? null;
 }
 
+/** Where a URL item's codecs come in when its link names no file type (a video site's link from yt-dlp,
+ * `…/videoplayback?…`; a stream endpoint): H.264, AAC and MP3 in MP4, VP8, VP9, Vorbis and Opus in WebM
+ * (AV1 in either; MP4 first). What a page then cannot load or decode the element says, as for any link. */
+const MP4_CODECS = new Set(["h264", "av1", "aac", "mp3", "flac", "ac3", "eac3", "hevc"]);
+const WEBM_CODECS = new Set(["vp8", "vp9", "av1", "vorbis", "opus"]);
+
+/** The container type of a URL item: its path's file type (the query and fragment aside), else the one
+ * its streams' codecs come in (null when they fit none). */
+export function urlContainerType(url, all) {
+  let path = url;
+  try { path = new URL(url).pathname; } catch { /* not absolute: taken as a path */ }
+  const file = path.split("/").pop() ?? "";
+  if (/\.[A-Za-z0-9]+$/.test(file)) return containerType(file);
+  const codecs = all.filter((s) => !COVER_ART.has(s.codec)).map((s) => s.codec);
+  if (codecs.length && codecs.every((c) => MP4_CODECS.has(c))) return "video/mp4";
+  if (codecs.length && codecs.every((c) => WEBM_CODECS.has(c))) return "video/webm";
+  return null;
+}
+
 /** The kind and codec of each stream: "video h264 640x360" → { kind: "video", codec: "h264" }. */
 export function streams(identity) {
   return (identity?.streams ?? []).map((s) => { const [kind, codec] = s.split(" "); return { kind, codec }; });
@@ -42,7 +61,7 @@ export function playability(item, canPlay, mse = true) {
   if (item.audioURL) return { ok: false, reason: "its picture and sound are separate streams, which this page cannot yet play together" };
   const yes = (type) => ["probably", "maybe"].includes(canPlay(type));
   const plays = (s, table, type) => Boolean(table[s.codec]) && yes(`${type}; codecs="${table[s.codec]}"`);
-  const type = containerType(item.url ?? item.title);
+  const type = item.url ? urlContainerType(item.url, all) : containerType(item.title);
   let reason = null;
   if (!type) reason = `this browser cannot open ${item.title}'s container`;
   else if (video && !plays(video, VIDEO_CODECS, type)) reason = `this browser does not decode ${video.codec.toUpperCase()} video`;

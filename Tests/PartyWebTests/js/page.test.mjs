@@ -8,7 +8,7 @@ globalThis.performance ??= { now: () => Date.now() };
 const { ClockSync, sample, fit, fitDrift } = await import(new URL("clock.js", page));
 const { ConnectionMachine, PROTOCOL_VERSION, GIVE_UP_AFTER, RETRY_MAX } = await import(new URL("connection.js", page));
 const { correction, positionAt, clockProfile, SEEK_THRESHOLD, EPISODE_THRESHOLD, EPISODE_DELTA } = await import(new URL("correction.js", page));
-const { playability, containerType, webPath } = await import(new URL("media.js", page));
+const { playability, containerType, urlContainerType, webPath } = await import(new URL("media.js", page));
 const { segmentAt, covered, nextSegment, trimRanges, reasonOf, COVER_TOLERANCE } = await import(new URL("mse.js", page));
 import { readFileSync } from "node:fs";
 const { hmacSHA256Hex, mediaToken } = await import(new URL("hmac.js", page));
@@ -143,6 +143,14 @@ test("an item plays when the browser decodes its codecs, and says which one it d
   assert.match(playability(item("film.mkv", "video h264 640x360", "audio ac3 48000 Hz 6 ch"), chromium, false).reason, /no Media Source Extensions/);
   const url = { ...item("film.mkv", "video h264 640x360"), url: "https://example.com/film.mkv" };
   assert.ok(!playability(url, chromium).convert, "the party converts only the files it serves");
+  // A video site's link names no file type: its codecs say the container; a query never hides one.
+  const site = (title, url, ...streams) => ({ ...item(title, ...streams), url });
+  assert.deepEqual(playability(site("A Talk", "https://cdn.example/videoplayback?itag=18&sig=x.y", "video h264 640x360", "audio aac 44100 Hz 2 ch"), chromium), { ok: true });
+  assert.deepEqual(playability(site("A Talk", "https://cdn.example/v/7", "video vp9 1280x720", "audio opus 48000 Hz 2 ch"), chromium), { ok: true });
+  assert.deepEqual(playability(site("A Talk", "https://cdn.example/film.mp4?token=a.b", "video h264 640x360"), chromium), { ok: true });
+  assert.match(playability(site("A Talk", "https://cdn.example/film.mkv?token=1", "video h264 640x360"), chromium).reason, /cannot open A Talk's container/);
+  assert.match(playability(site("A Talk", "https://cdn.example/play", "video h264 640x360", "audio opus 48000 Hz 2 ch"), chromium).reason, /cannot open A Talk's container/);
+  assert.equal(urlContainerType("https://cdn.example/a", [{ kind: "audio", codec: "mp3" }, { kind: "video", codec: "mjpeg" }]), "video/mp4");
   const split = { ...item("Two Streams", "video h264 640x360", "audio aac 44100 Hz 2 ch"), url: "https://example.com/v.mp4", audioURL: "https://example.com/a.m4a" };
   assert.match(playability(split, chromium).reason, /picture and sound are separate streams/);
   assert.equal(containerType("a.M4A"), "audio/mp4");

@@ -9,17 +9,22 @@ struct PageParty {
     let host: ChildProcess
     /// The party's `tandem://` link.
     let link: String
+    /// Its link for a browser.
+    let web: String
     private let empty: TemporaryFolder
 
-    /// Hosts `page` and returns once its link is out and its own member plays (its opens are over).
-    static func host(_ page: String, site: PageSite) async throws -> PageParty {
+    /// Hosts `page` (with `extra` options) and returns once its link is out and its own member plays
+    /// (its opens are over).
+    static func host(_ page: String, site: PageSite, extra: [String] = []) async throws -> PageParty {
         let host = try ChildProcess.tandem(["host", "--headless", "--json", "--listen", "127.0.0.1:0", "--script", "play@1",
-                                            "--duration", "60", page], adding: site.environment)
+                                            "--duration", "60"] + extra + [page], adding: site.environment)
         do {
             let linkLine = try await host.line(within: 60) { $0.contains("\"link\"") }
-            let link = try #require(JSONLines.objects(linkLine).first?["link"] as? String)
+            let event = JSONLines.objects(linkLine).first
+            let link = try #require(event?["link"] as? String)
+            let web = try #require(event?["web"] as? String)
             _ = try await host.line(within: 60) { $0.contains("\"event\":\"status\"") && $0.contains("\"playing\":true") }
-            return PageParty(host: host, link: link, empty: try TemporaryFolder("no-ytdlp"))
+            return PageParty(host: host, link: link, web: web, empty: try TemporaryFolder("no-ytdlp"))
         } catch {
             host.kill()
             throw error

@@ -9,11 +9,12 @@ export const SEEK_SMALL = 5, SEEK_LARGE = 60;
 export const RATE_STEP = 1.1;
 
 export class Controls {
-  /** `party`: { send(message), welcome() → the welcome or null }; `sync`: VideoSync; `video`: the element. */
-  constructor(party, sync, video) {
+  /** `party`: { send(message), welcome() → the welcome or null }; `sync`: VideoSync; `elements`: the media
+   * elements (the <video>, and the <audio> that plays an item's separate sound), muted together. */
+  constructor(party, sync, elements) {
     this.party = party;
     this.sync = sync;
-    this.video = video;
+    this.elements = elements;
     this.commandId = 0;
     this.install();
   }
@@ -49,12 +50,16 @@ export class Controls {
   }
 
   install() {
-    const video = this.video;
+    const elements = this.elements;
     $("play").addEventListener("click", () => this.togglePlay());
     $("seek").addEventListener("change", () => this.command("seek", Number($("seek").value)));
     $("rate").addEventListener("change", () => this.command("rate", Number($("rate").value)));
     $("items").addEventListener("change", () => this.command("item", Number($("items").value)));
-    $("mute").addEventListener("click", () => { video.muted = !video.muted; $("mute").textContent = video.muted ? "Unmute" : "Mute"; });
+    $("mute").addEventListener("click", () => {
+      const muted = !elements[0].muted;
+      for (const element of elements) element.muted = muted;
+      $("mute").textContent = muted ? "Unmute" : "Mute";
+    });
     $("fullscreen").addEventListener("click", () => (document.fullscreenElement ? document.exitFullscreen() : $("screen").requestFullscreen()));
     // mpv's keys, where they mean the same.
     document.addEventListener("keydown", (event) => {

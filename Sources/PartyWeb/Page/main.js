@@ -20,6 +20,8 @@ const key = fragment.get("key");
 const fingerprint = fragment.get("fp");
 
 const video = $("video");
+/** An item's separate sound (a web page's sound format beside its picture format), on the same timeline. */
+const sound = $("sound");
 const clock = new ClockSync();
 let connection = null;
 let pings = null;
@@ -31,28 +33,42 @@ let lastState = null;
 let audioOutput = null;
 /** When Join was clicked, and when the page was first in sync (ready) and first within 10 ms (ms, performance.now()). */
 const timing = { joinAt: null, readyAt: null, within10At: null };
-/** How the item plays: "direct" (the file in the <video>), "remux" (the host's segments through MSE), or null. */
+/** How the item plays: "direct" (the file in the <video>), "split" (its picture in the <video>, its sound in
+ * the <audio>), "remux" (the host's segments through MSE), or null. */
 let mediaSource = null;
+let split = false;
 let mse = null;
 
 const sync = new VideoSync(video, clock, {
   state: () => sendStatus(),
-  measured: (error) => { if (timing.within10At === null && Math.abs(error) < 0.01) timing.within10At = performance.now(); },
+  measured: (error) => { if (!split && timing.within10At === null && Math.abs(error) < 0.01) timing.within10At = performance.now(); },
   problem: (text) => { problem(text); sendStatus(); },
 });
+const soundSync = new VideoSync(sound, clock, {
+  state: () => sendStatus(),
+  measured: (error) => { if (split && timing.within10At === null && Math.abs(error) < 0.01) timing.within10At = performance.now(); },
+  problem: (text) => { problem(text); sendStatus(); },
+});
+/** The sync of what is heard: the <audio>'s for a split item, else the <video>'s. */
+const heard = () => (split ? soundSync : sync);
+/** In sync when the picture is, and the separate sound too. */
+const isReady = () => sync.isReady && (!split || soundSync.isReady);
+const isBuffering = () => sync.buffering || (split && soundSync.buffering);
 
 /** What the party's lists and the tests read. */
 window.tandem = {
   state: () => ({
-    phase: connection?.machine.phase ?? "idle", syncPhase: sync.phase, ready: sync.isReady, epoch: sync.appliedEpoch,
+    phase: connection?.machine.phase ?? "idle", syncPhase: heard().phase, ready: isReady(), epoch: sync.appliedEpoch,
     joinToReadyMs: timing.readyAt === null ? null : timing.readyAt - timing.joinAt,
     joinToWithin10Ms: timing.within10At === null ? null : timing.within10At - timing.joinAt,
-    errorMs: sync.error === null ? null : sync.error * 1000, landingMs: sync.landing * 1000, runStepMs: { faster: sync.runSteps.faster * 1000, slower: sync.runSteps.slower * 1000 }, stats: { ...sync.stats },
+    errorMs: heard().error === null ? null : heard().error * 1000, landingMs: heard().landing * 1000,
+    runStepMs: { faster: heard().runSteps.faster * 1000, slower: heard().runSteps.slower * 1000 }, stats: { ...heard().stats, frames: sync.stats.frames },
+    pictureErrorMs: split && sync.error !== null ? sync.error * 1000 : null, soundCurrentTime: split ? sound.currentTime : null,
     rttMs: clock.estimate ? clock.estimate.minDelay * 1000 : null, currentTime: video.currentTime, paused: video.paused,
     rate: video.playbackRate, timelineRate: sync.timeline?.rate ?? null, output: audioOutput, me: welcome?.you.id ?? null, participants: participants.map((p) => p.name),
     item, source: mediaSource, hiddenTimes, problem: $("problem").hidden ? null : $("problem").textContent,
   }),
-  trace: () => sync.trace,
+  trace: () => heard().trace,
 };
 
 function begin() {
@@ -127,7 +143,10 @@ function welcomed(w) {
 function message(msg) {
   switch (msg.type) {
     case "timePong":
-      if (pings?.pong(msg) && sync.phase === "idle" && !clock.isBursting) sync.clockReady();
+      if (pings?.pong(msg) && !clock.isBursting) {
+        if (sync.phase === "idle") sync.clockReady();
+        if (split && soundSync.phase === "idle") soundSync.clockReady();
+      }
       break;
     case "timeline": timeline(msg); break;
     case "joined": participants = [...participants.filter((p) => p.id !== msg.id), msg]; toast(`${msg.name} joined`); people(); break;
@@ -172,6 +191,7 @@ function timeline(t) {
   if (changed) openItem(t.item);
   if (itemProblem) return sendStatus();
   sync.apply(t, changed);
+  if (split) soundSync.apply(t, changed);
   if (t.reason) toast(t.reason);
   controls.update();
 }
@@ -181,14 +201,17 @@ function openItem(index) {
   mse?.stop();
   mse = null;
   mediaSource = null;
+  closeSound();
   const it = welcome.config.items[index];
   $("items").value = String(index);
   const verdict = playability(it, (type) => video.canPlayType(type), "MediaSource" in window);
   itemProblem = null;
   problem(null);
   if (verdict.ok) {
-    mediaSource = "direct";
+    split = Boolean(verdict.split);
+    mediaSource = split ? "split" : "direct";
     video.src = source(party, index, it);
+    if (split) sound.src = it.audioURL;
   } else if (verdict.convert) {
     // The host remuxes it: attached at once, so the party's first seek is kept by the element.
     mediaSource = "remux";
@@ -207,35 +230,47 @@ function unplayable(reason) {
   mse?.stop();
   mse = null;
   mediaSource = null;
+  closeSound();
   video.removeAttribute("src");
   video.load();
   sendStatus();
 }
 
+/** No separate sound (another item, or none playable): its sync stops and its element is emptied. */
+function closeSound() {
+  if (!split) return;
+  split = false;
+  soundSync.stop();
+  sound.removeAttribute("src");
+  sound.load();
+}
+
 // The element could not load or decode what it was given (a refused credential, a file it cannot read
 // after all): the item is unavailable here, said in one line, and the party does not wait for this page.
 const MEDIA_ERRORS = { 1: "loading was aborted", 2: "a network error", 3: "a decoding error", 4: "the format is not supported" };
-video.addEventListener("error", () => {
-  if (!video.error || item < 0 || itemProblem) return;
+function mediaFailed(element, what) {
+  if (!element.error || item < 0 || itemProblem) return;
   const title = welcome?.config.items[item]?.title ?? "this item";
-  itemProblem = `the browser could not play ${title}: ${MEDIA_ERRORS[video.error.code] ?? "an error"}` +
-    `${video.error.message ? ` (${video.error.message})` : ""}. Join with the Tandem app instead: tandem join LINK (the link with tandem://)`;
+  itemProblem = `the browser could not play ${title}${what}: ${MEDIA_ERRORS[element.error.code] ?? "an error"}` +
+    `${element.error.message ? ` (${element.error.message})` : ""}. Join with the Tandem app instead: tandem join LINK (the link with tandem://)`;
   problem(itemProblem);
   sendStatus();
-});
+}
+video.addEventListener("error", () => mediaFailed(video, split ? "'s picture" : ""));
+sound.addEventListener("error", () => { if (split) mediaFailed(sound, "'s sound"); });
 
 function sendStatus() {
   if (!connection || !welcome) return;
   let state = "syncing";
   if (itemProblem) state = "unavailable";
-  else if (sync.buffering) state = "stalled";
-  else if (sync.isReady) state = "ready";
+  else if (isBuffering()) state = "stalled";
+  else if (isReady()) state = "ready";
   if (state === "ready" && timing.readyAt === null) timing.readyAt = performance.now();
   const message = { type: "status", epoch: sync.appliedEpoch, state, source: "browser" };
-  if (sync.error !== null) message.skewMs = sync.error * 1000;
+  if (heard().error !== null) message.skewMs = heard().error * 1000;
   if (clock.estimate) { message.rttMs = clock.estimate.minDelay * 1000; message.offsetUncertaintyMs = clock.estimate.uncertainty * 1000; }
   if (itemProblem) message.problem = itemProblem.slice(0, 200);
-  if (sync.buffering) message.buffering = true;
+  if (isBuffering()) message.buffering = true;
   if (audioOutput) message.output = audioOutput;
   connection.send(message);
   if (state !== lastState) {
@@ -261,14 +296,14 @@ function measureOutput() {
   }
 }
 
-const controls = new Controls({ send: (message) => connection?.send(message), welcome: () => welcome }, sync, video);
+const controls = new Controls({ send: (message) => connection?.send(message), welcome: () => welcome }, sync, [video, sound]);
 $("chat-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const text = $("chat-input").value.trim();
   if (text && connection?.send({ type: "chat", text: text.slice(0, 2000) })) $("chat-input").value = "";
 });
 
-setInterval(() => sync.tick(), MEASURE_INTERVAL * 1000);
+setInterval(() => { sync.tick(); if (split) soundSync.tick(); }, MEASURE_INTERVAL * 1000);
 setInterval(() => {
   const position = sync.target();
   const duration = welcome?.config.items[item]?.identity?.duration || video.duration;
@@ -279,6 +314,9 @@ setInterval(() => {
 }, 100);
 setInterval(sendStatus, STATUS_INTERVAL * 1000);
 let hiddenTimes = 0;
-document.addEventListener("visibilitychange", () => { if (document.hidden) hiddenTimes += 1; else sync.shown(); });
+document.addEventListener("visibilitychange", () => {
+  if (document.hidden) hiddenTimes += 1;
+  else { sync.shown(); if (split) soundSync.shown(); }
+});
 
 begin();

@@ -57,10 +57,9 @@ export function playability(item, canPlay, mse = true) {
     return { ok: false, reason: "this browser does not play HLS streams" };
   }
   if (!video && !audio) return { ok: false, reason: "the item has no video or sound this page can play" };
-  // Two streams on one clock (a web page's separate video and sound formats): one element plays one.
-  if (item.audioURL) return { ok: false, reason: "its picture and sound are separate streams, which this page cannot yet play together" };
   const yes = (type) => ["probably", "maybe"].includes(canPlay(type));
   const plays = (s, table, type) => Boolean(table[s.codec]) && yes(`${type}; codecs="${table[s.codec]}"`);
+  if (item.audioURL) return splitPlayability(item, video, audio, plays);
   const type = item.url ? urlContainerType(item.url, all) : containerType(item.title);
   let reason = null;
   if (!type) reason = `this browser cannot open ${item.title}'s container`;
@@ -76,6 +75,21 @@ export function playability(item, canPlay, mse = true) {
   if (item.url) return { ok: false, reason };
   if (!mse) return { ok: false, reason: `${reason}, and has no Media Source Extensions to play it converted` };
   return { ok: false, convert: true, reason };
+}
+
+/**
+ * A web page's separate picture and sound formats (`item.url` and `item.audioURL`, one clock): the picture
+ * in the <video>, the sound in an <audio> beside it, each on the party's timeline. `{ ok: true, split: true }`
+ * when both play here, else what does not.
+ */
+function splitPlayability(item, video, audio, plays) {
+  if (!video || !audio) return { ok: false, reason: "the item's separate picture and sound were not both found" };
+  const pictureType = urlContainerType(item.url, [video]);
+  const soundType = urlContainerType(item.audioURL, [audio]);
+  if (!pictureType || !soundType) return { ok: false, reason: `this browser cannot open ${item.title}'s container` };
+  if (!plays(video, VIDEO_CODECS, pictureType)) return { ok: false, reason: `this browser does not decode ${video.codec.toUpperCase()} video` };
+  if (!plays(audio, AUDIO_CODECS, soundType)) return { ok: false, reason: `this browser does not decode ${audio.codec.toUpperCase()} sound` };
+  return { ok: true, split: true };
 }
 
 /** Where the page reads an item: the party's own media path, or the item's URL. */

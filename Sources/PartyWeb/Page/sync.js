@@ -85,6 +85,18 @@ export class VideoSync {
     }
   }
 
+  /** Stops following (its element is emptied for another item): nothing scheduled acts any more. */
+  stop() {
+    this.serial += 1;
+    clearTimeout(this.timer);
+    this.timeline = null;
+    this.phase = "idle";
+    this.episodeUntil = 0;
+    this.run = null;
+    this.pendingStart = null;
+    this.buffering = false;
+  }
+
   /** The clock got its first estimate: land on the party's moment. */
   clockReady() { if (this.timeline && this.phase === "idle") this.seek(++this.serial); }
 
@@ -170,7 +182,7 @@ export class VideoSync {
   /** Pictures presented, for the stats (requestVideoFrameCallback, where the browser has it). */
   watchFrames() {
     const video = this.video;
-    if (!("requestVideoFrameCallback" in HTMLVideoElement.prototype)) return;
+    if (!("requestVideoFrameCallback" in video)) return;  // an <audio> (an item's separate sound) has none
     const onFrame = () => {
       this.stats.frames += 1;
       video.requestVideoFrameCallback(onFrame);

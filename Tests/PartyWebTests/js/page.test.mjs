@@ -152,7 +152,13 @@ test("an item plays when the browser decodes its codecs, and says which one it d
   assert.match(playability(site("A Talk", "https://cdn.example/play", "video h264 640x360", "audio opus 48000 Hz 2 ch"), chromium).reason, /cannot open A Talk's container/);
   assert.equal(urlContainerType("https://cdn.example/a", [{ kind: "audio", codec: "mp3" }, { kind: "video", codec: "mjpeg" }]), "video/mp4");
   const split = { ...item("Two Streams", "video h264 640x360", "audio aac 44100 Hz 2 ch"), url: "https://example.com/v.mp4", audioURL: "https://example.com/a.m4a" };
-  assert.match(playability(split, chromium).reason, /picture and sound are separate streams/);
+  // A web page's separate picture and sound: each in an element of its own, when both play here.
+  assert.deepEqual(playability(split, chromium), { ok: true, split: true });
+  const formats = site("A Talk", "https://cdn.example/videoplayback?itag=248", "video vp9 1920x1080", "audio opus 48000 Hz 2 ch");
+  assert.deepEqual(playability({ ...formats, audioURL: "https://cdn.example/videoplayback?itag=251" }, chromium), { ok: true, split: true });
+  const hevc = site("A Talk", "https://cdn.example/v", "video hevc 1920x1080", "audio aac 48000 Hz 2 ch");
+  assert.match(playability({ ...hevc, audioURL: "https://cdn.example/a" }, chromium).reason, /does not decode HEVC video/);
+  assert.match(playability({ ...split, identity: { duration: 60, streams: ["video h264 640x360"] } }, chromium).reason, /not both found/);
   assert.equal(containerType("a.M4A"), "audio/mp4");
   assert.equal(webPath("brave otter", 2, "3.m4s"), "/party/brave%20otter/media/2/web/3.m4s");
 });

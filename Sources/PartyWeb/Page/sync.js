@@ -168,7 +168,9 @@ export class VideoSync {
   start(startLocal) {
     this.pendingStart = { local: startLocal };
     const played = this.video.play();
-    played?.catch((error) => this.events.problem(`the browser would not play: ${error.message}`));
+    // A play() the page itself cut short (a pause or seek of a newer command, before it began) rejects
+    // with AbortError: nothing to say. A refusal (NotAllowedError: no gesture yet) or a failure is said.
+    played?.catch((error) => { if (error?.name !== "AbortError") this.events.problem(`the browser would not play: ${error.message}`); });
     this.applied();
   }
 

@@ -210,3 +210,18 @@ test("the host's one-line errors are shown without their status", () => {
   assert.equal(reasonOf("404 Not Found: no item 3 in this party\n"), "no item 3 in this party");
   assert.equal(reasonOf("plain words"), "plain words");
 });
+
+test("a play() the page cut short itself (a newer pause or seek) is no problem; a refused one is", async () => {
+  const { VideoSync } = await import(new URL("sync.js", page));
+  const clock = { party: () => 0, local: () => 0, estimate: null };
+  for (const [name, said] of [["AbortError", false], ["NotAllowedError", true]]) {
+    const problems = [];
+    const error = Object.assign(new Error(`play() ${name}`), { name });
+    const element = { addEventListener() {}, pause() {}, play: () => Promise.reject(error), playbackRate: 1, paused: true };
+    const sync = new VideoSync(element, clock, { state() {}, problem: (text) => problems.push(text) });
+    sync.timeline = { epoch: 1, playing: true, position: 0, partyTime: 0, rate: 1 };
+    sync.start(0);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assert.equal(problems.length, said ? 1 : 0, `${name}: ${problems}`);
+  }
+});

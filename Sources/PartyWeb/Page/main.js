@@ -39,16 +39,16 @@ let mediaSource = null;
 let split = false;
 let mse = null;
 
-const sync = new VideoSync(video, clock, {
+/** What a VideoSync tells the page; `isHeard()`: whether its element is the one heard (the join timing's). */
+const syncEvents = (isHeard) => ({
   state: () => sendStatus(),
-  measured: (error) => { if (!split && timing.within10At === null && Math.abs(error) < 0.01) timing.within10At = performance.now(); },
+  measured: (error) => { if (isHeard() && timing.within10At === null && Math.abs(error) < 0.01) timing.within10At = performance.now(); },
   problem: (text) => { problem(text); sendStatus(); },
 });
-const soundSync = new VideoSync(sound, clock, {
-  state: () => sendStatus(),
-  measured: (error) => { if (split && timing.within10At === null && Math.abs(error) < 0.01) timing.within10At = performance.now(); },
-  problem: (text) => { problem(text); sendStatus(); },
-});
+const sync = new VideoSync(video, clock, syncEvents(() => !split));
+const soundSync = new VideoSync(sound, clock, syncEvents(() => split));
+/** The syncs at work: the <video>'s, and the <audio>'s for a split item. */
+const syncs = () => (split ? [sync, soundSync] : [sync]);
 /** The sync of what is heard: the <audio>'s for a split item, else the <video>'s. */
 const heard = () => (split ? soundSync : sync);
 /** In sync when the picture is, and the separate sound too. */
@@ -143,10 +143,7 @@ function welcomed(w) {
 function message(msg) {
   switch (msg.type) {
     case "timePong":
-      if (pings?.pong(msg) && !clock.isBursting) {
-        if (sync.phase === "idle") sync.clockReady();
-        if (split && soundSync.phase === "idle") soundSync.clockReady();
-      }
+      if (pings?.pong(msg) && !clock.isBursting) for (const s of syncs()) if (s.phase === "idle") s.clockReady();
       break;
     case "timeline": timeline(msg); break;
     case "joined": participants = [...participants.filter((p) => p.id !== msg.id), msg]; toast(`${msg.name} joined`); people(); break;
@@ -190,8 +187,7 @@ function timeline(t) {
   const changed = t.item !== item;
   if (changed) openItem(t.item);
   if (itemProblem) return sendStatus();
-  sync.apply(t, changed);
-  if (split) soundSync.apply(t, changed);
+  for (const s of syncs()) s.apply(t, changed);
   if (t.reason) toast(t.reason);
   controls.update();
 }
@@ -303,7 +299,7 @@ $("chat-form").addEventListener("submit", (event) => {
   if (text && connection?.send({ type: "chat", text: text.slice(0, 2000) })) $("chat-input").value = "";
 });
 
-setInterval(() => { sync.tick(); if (split) soundSync.tick(); }, MEASURE_INTERVAL * 1000);
+setInterval(() => { for (const s of syncs()) s.tick(); }, MEASURE_INTERVAL * 1000);
 setInterval(() => {
   const position = sync.target();
   const duration = welcome?.config.items[item]?.identity?.duration || video.duration;
@@ -316,7 +312,7 @@ setInterval(sendStatus, STATUS_INTERVAL * 1000);
 let hiddenTimes = 0;
 document.addEventListener("visibilitychange", () => {
   if (document.hidden) hiddenTimes += 1;
-  else { sync.shown(); if (split) soundSync.shown(); }
+  else for (const s of syncs()) s.shown();
 });
 
 begin();

@@ -42,10 +42,13 @@
 #   TANDEM=path       the tandem binary (default: swift build -c release)
 #   MEMBER_OPTS="…"   extra options for both members and for `tandem play` (e.g. "--ao=pulse")
 #   A_ENV="V=x …", B_ENV="V=x …"   environment of member A / B only (e.g. B_ENV="PULSE_LATENCY_MSEC=150")
+#   A_OPTS="…", B_OPTS="…"         options of member A / B only, after MEMBER_OPTS (e.g. B_OPTS=--ao=sdl)
 #   HEARD_SCRIPT, SEEN_SCRIPT      the host's commands, as `tandem host --script` (seconds after both
 #                     windows are up and SETTLE=3 s more; defaults below), sent over its IPC socket
-#   LIP_CASES="tandem mpv tandem:PULSE_LATENCY_MSEC=150 mpv:PULSE_LATENCY_MSEC=150"   each PLAYER[:VAR=x[,VAR=x…]]:
-#                     tandem (`tandem play`), tandem-host (a party of one: its clock starts on an instant), mpv
+#   LIP_CASES="tandem mpv tandem:PULSE_LATENCY_MSEC=150 mpv:PULSE_LATENCY_MSEC=150"   each PLAYER[:ITEM[,ITEM…]]:
+#                     tandem (`tandem play`), tandem-host (a party of one: its clock starts on an instant), mpv;
+#                     an ITEM is VAR=x (its environment) or --option=x (one more option of the player, e.g.
+#                     mpv:--pulse-buffer=95: mpv's own sound-server queue)
 #   LIP_COMPANION=MS  in lipsync, another client (pacat, silence into sink b) keeping the sound server's
 #                     latency at MS: the sink's latency is then not set by the player under test
 #   MPV_OPTS="…"      extra mpv options in lipsync/sanity;  KEEP=DIR  keep the captures and per-window tables
@@ -173,12 +176,13 @@ party() {
     wait_for "$work/$step-host.out" '"link"'
     link=$(sed -n 's/.*"link":"\([^"]*\)".*/\1/p' "$work/$step-host.out" | head -1)
     member_pids=()
-    local name sink extra
+    local name sink extra opts
     for name in A B; do
         sink=$(tr AB ab <<< "$name")
         [ "$name" = A ] && extra=${A_ENV:-} || extra=${B_ENV:-}
-        # shellcheck disable=SC2086 # A_ENV/B_ENV/MEMBER_OPTS are lists of words
-        env PULSE_SINK="$sink" SDL_AUDIO_DEVICE_STREAM_NAME="member $name" $extra "$tandem" join "$link" --name "$name" --media "$(dirname "$1")" --json ${MEMBER_OPTS:-} \
+        [ "$name" = A ] && opts=${A_OPTS:-} || opts=${B_OPTS:-}
+        # shellcheck disable=SC2086 # A_ENV/B_ENV/A_OPTS/B_OPTS/MEMBER_OPTS are lists of words
+        env PULSE_SINK="$sink" SDL_AUDIO_DEVICE_STREAM_NAME="member $name" $extra "$tandem" join "$link" --name "$name" --media "$(dirname "$1")" --json ${MEMBER_OPTS:-} $opts \
             > "$work/$step-$name.out" 2> "$work/$step-$name.err" < /dev/null &
         pids+=($!)
         member_pids+=($!)
@@ -278,20 +282,23 @@ capture() {
     kill -TERM "$grab"; wait "$grab" 2>/dev/null || true
 }
 
-lipsync_case() {   # lipsync_case PLAYER[:ENV…] [LABEL]
-    local player=${1%%:*} envs="" label=${2:-$1}
-    [[ $1 == *:* ]] && envs=${1#*:} && envs=${envs//,/ }
+lipsync_case() {   # lipsync_case PLAYER[:ITEM,…] [LABEL]: ITEM VAR=x (environment) or --option=x
+    local player=${1%%:*} envs="" opts="" label=${2:-$1} item items=()
+    [[ $1 == *:* ]] && IFS=, read -ra items <<< "${1#*:}"
+    for item in "${items[@]}"; do
+        if [[ $item == --* ]]; then opts+=" $item"; else envs+=" $item"; fi
+    done
     local name
     name=lip-$(tr -c 'A-Za-z0-9' '_' <<< "$label")
     # shellcheck disable=SC2086
     if [ "$player" = tandem ]; then
-        capture "$name" env PULSE_SINK=rec $envs "$tandem" play --no-config ${MEMBER_OPTS:-} "$cache/flash.mkv"
+        capture "$name" env PULSE_SINK=rec $envs "$tandem" play --no-config ${MEMBER_OPTS:-} $opts "$cache/flash.mkv"
     elif [ "$player" = tandem-host ]; then   # a party of one: its clock started on an instant
         capture "$name" env PULSE_SINK=rec $envs "$tandem" host --insecure --no-port-mapping \
-            --listen 127.0.0.1:0 --script play@1 --duration 21 ${MEMBER_OPTS:-} "$cache/flash.mkv"
+            --listen 127.0.0.1:0 --script play@1 --duration 21 ${MEMBER_OPTS:-} $opts "$cache/flash.mkv"
     else
         capture "$name" env PULSE_SINK=rec $envs mpv --no-config --really-quiet --ao=pulse --vo=x11 --no-osc --osd-level=0 \
-            ${MPV_OPTS:-} "$cache/flash.mkv"
+            ${MPV_OPTS:-} $opts "$cache/flash.mkv"
     fi
     "${py[@]}" lipsync "$work/$name.nut" --label "$label"
     keep "$work/$name.nut"

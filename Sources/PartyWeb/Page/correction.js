@@ -15,6 +15,13 @@ export const SEEK_SPACING = 3;
 /** Errors under this (seconds) are left alone: about what a second of a browser's clock readings can be
  * trusted to (currentTime read every 50 ms wanders ±1.5 ms while the sound stays put). */
 export const EPISODE_THRESHOLD = 0.005;
+/** Once a full window at 1× has read the page in sync (under EPISODE_THRESHOLD), a new run waits for an error
+ * this large, until the next command (mpv's and Syncplay's hysteresis). After a run Chromium's currentTime
+ * wanders from its sound: in the heard benchmark the sound stayed put (3.3–3.6 ms behind) while the page
+ * read its error rise from 2.4 to 5.5 ms over 3.5 s, and the run it then started put the sound 6.9 ms
+ * off; in five runs every steady window heard 6 ms or more apart came from such a second run. A real
+ * drift (a sound card's own clock, 100 ppm: 10 ms in 100 s) is still corrected, from here. */
+export const HOLD_THRESHOLD = 0.010;
 /** Chromium's currentTime runs ahead of its sound as heard out of PulseAudio by this much: measured by
  * Benchmarks/heard-seen.sh's `browser` step against a native member (6.5, 4, 5.5, 5.7 ms in four spans
  * of one run, 6 in another), so it is taken off every reading. Its clock already counts the output's
@@ -84,14 +91,15 @@ export const EPISODE_SHORTEST = 0.1;
 /**
  * What to do about a measured error `error` (seconds, positive: ahead) at base rate `rate`, when a run
  * faster steps the clock by `steps.faster` seconds and one slower by `steps.slower`: nothing, a seek, or
- * a run at rate·(1 ± EPISODE_DELTA) for `seconds`. A run moves the error by ±rate·δ·seconds plus its
+ * a run at rate·(1 ± EPISODE_DELTA) for `seconds`. Errors under `threshold` are left alone (EPISODE_THRESHOLD,
+ * or HOLD_THRESHOLD once in sync). A run moves the error by ±rate·δ·seconds plus its
  * step, so it may go the "wrong" way: 12 ms ahead with a −20 ms step is a run faster, not slower. Of the
  * two directions, the one that can land the error nearest zero soonest.
  */
-export function correction(error, rate, steps = { faster: 0, slower: 0 }) {
+export function correction(error, rate, steps = { faster: 0, slower: 0 }, threshold = EPISODE_THRESHOLD) {
   const size = Math.abs(error);
   if (size >= SEEK_THRESHOLD) return { kind: "seek" };
-  if (size < EPISODE_THRESHOLD) return { kind: "none" };
+  if (size < threshold) return { kind: "none" };
   const speed = rate * EPISODE_DELTA;
   const options = [
     { direction: 1, needed: -error - steps.faster },   // a run faster must add `needed` (> 0)

@@ -12,7 +12,7 @@ import {
   SEEK_PERSISTENCE, SEEK_SPACING, SETTLE_SECONDS, MEASURE_WINDOW, MEASURE_INTERVAL,
   READY_ERROR, READY_READINGS, QUICK_CORRECTION, INITIAL_LANDING, LANDING_LEARNING,
   INITIAL_PREROLL, MAX_PREROLL, BUFFERING_AFTER, positionAt, clockProfile,
-  RUN_STEP_LEARNING, correction, median,
+  RUN_STEP_LEARNING, EPISODE_THRESHOLD, HOLD_THRESHOLD, correction, median,
 } from "./correction.js";
 
 /** How early a timer for an instant (a start, a pause, a rate change) wakes before it: more than a
@@ -34,6 +34,7 @@ export class VideoSync {
     this.measureAfter = 0;      // local time before which measurements are dropped
     this.episodeUntil = 0;
     this.run = null;            // the last correction run, until its outcome is measured
+    this.holding = false;       // measured in sync since the last command: only HOLD_THRESHOLD starts a run
     this.profile = clockProfile(globalThis.navigator?.userAgent ?? "");
     this.runSteps = { faster: this.profile.runStep, slower: this.profile.runStep, otherFaster: 0, otherSlower: 0 };
     this.lastSeek = -Infinity;
@@ -93,6 +94,7 @@ export class VideoSync {
     this.phase = "idle";
     this.episodeUntil = 0;
     this.run = null;
+    this.holding = false;
     this.pendingStart = null;
     this.buffering = false;
   }
@@ -102,6 +104,7 @@ export class VideoSync {
 
   applied() {
     this.run = null;
+    this.holding = false;
     this.error = null;
     this.appliedEpoch = this.timeline.epoch;
     this.phase = "following";
@@ -247,7 +250,12 @@ export class VideoSync {
     }
     const wasReady = this.isReady;
     const steps = { faster: this.runSteps[this.stepKind(1)], slower: this.runSteps[this.stepKind(-1)] };
-    this.act(correction(this.error, this.timeline.rate, steps), at);
+    const decision = correction(this.error, this.timeline.rate, steps, this.holding ? HOLD_THRESHOLD : EPISODE_THRESHOLD);
+    // A whole window in sync at 1×: from now until the next command, only a larger error starts a run.
+    // (At another base rate the stretcher's own lead wanders more, and runs are what keep it in.)
+    if (decision.kind === "none" && this.errors.length >= MEASURE_WINDOW && Math.abs(this.error) < EPISODE_THRESHOLD
+        && this.timeline.rate === 1) this.holding = true;
+    this.act(decision, at);
     if (this.isReady !== wasReady) this.events.state();
   }
 
@@ -265,6 +273,7 @@ export class VideoSync {
     // A hidden tab's timers fire once a second at most: a run could not be ended on time.
     if (globalThis.document?.hidden) return;
     this.stats.episodes += 1;
+    this.holding = false;
     this.run = { before: this.error, rate: decision.rate, started: localNow(), seconds: decision.seconds, direction: decision.direction };
     this.video.playbackRate = decision.rate;
     this.episodeUntil = localNow() + decision.seconds;
@@ -307,6 +316,7 @@ export class VideoSync {
   shown() {
     if (this.phase !== "following") return;
     this.errors = [];
+    this.holding = false;
     this.measureAfter = localNow() + SETTLE_SECONDS;
   }
 }

@@ -7,7 +7,8 @@ const page = new URL("../../../Sources/PartyWeb/Page/", import.meta.url);
 globalThis.performance ??= { now: () => Date.now() };
 const { ClockSync, sample, fit, fitDrift } = await import(new URL("clock.js", page));
 const { ConnectionMachine, PROTOCOL_VERSION, GIVE_UP_AFTER, RETRY_MAX } = await import(new URL("connection.js", page));
-const { correction, positionAt, clockProfile, SEEK_THRESHOLD, EPISODE_THRESHOLD, EPISODE_DELTA } = await import(new URL("correction.js", page));
+const { correction, positionAt, clockProfile, SEEK_THRESHOLD, EPISODE_THRESHOLD, EPISODE_DELTA, HOLD_THRESHOLD, MEASURE_WINDOW,
+  MEASURE_INTERVAL } = await import(new URL("correction.js", page));
 const { playability, containerType, urlContainerType, webPath } = await import(new URL("media.js", page));
 const { segmentAt, covered, nextSegment, trimRanges, reasonOf, COVER_TOLERANCE } = await import(new URL("mse.js", page));
 import { readFileSync } from "node:fs";
@@ -224,4 +225,34 @@ test("a play() the page cut short itself (a newer pause or seek) is no problem; 
     await new Promise((resolve) => setTimeout(resolve, 0));
     assert.equal(problems.length, said ? 1 : 0, `${name}: ${problems}`);
   }
+});
+
+test("once a window reads it in sync, only an error past the hold starts a run, until the next command", async () => {
+  const { VideoSync } = await import(new URL("sync.js", page));
+  const clock = { party: (local) => local, local: (party) => party, estimate: 0 };
+  const element = { addEventListener() {}, pause() {}, play: () => Promise.resolve(), playbackRate: 1, paused: false };
+  const sync = new VideoSync(element, clock, { state() {}, problem() {} });
+  sync.profile = { heardBehind: 0, stretchedAhead: 0, runStep: 0 };  // the readings are the errors
+  sync.runSteps = { faster: 0, slower: 0, otherFaster: 0, otherSlower: 0 };
+  sync.timeline = { epoch: 1, playing: true, position: 0, partyTime: 0, rate: 1 };
+  sync.phase = "following";
+  let t = 1e6;  // local seconds, past any settling wait
+  // A second of readings `error` ahead of the party (the party clock is the local one, at position 0).
+  const second = (error) => { for (let i = 0; i < MEASURE_WINDOW; i++) { t += MEASURE_INTERVAL; sync.measure(t + error, t); } };
+  const between = (EPISODE_THRESHOLD + HOLD_THRESHOLD) / 2;
+  second(between);
+  assert.notEqual(element.playbackRate, 1, "before it was ever in sync, an error past EPISODE_THRESHOLD is corrected");
+  sync.episodeUntil = 0; element.playbackRate = 1; sync.applied();
+  second(EPISODE_THRESHOLD / 2);
+  assert.equal(sync.holding, true);
+  second(between);
+  assert.equal(element.playbackRate, 1, "in sync, the same error is what a browser's clock wanders by: left alone");
+  second(HOLD_THRESHOLD * 1.2);
+  assert.notEqual(element.playbackRate, 1, "past the hold, a run");
+  sync.episodeUntil = 0; element.playbackRate = 1; sync.applied();  // a command landed
+  second(between);
+  assert.notEqual(element.playbackRate, 1, "after a command the hold is off again");
+  sync.episodeUntil = 0; sync.timeline = { ...sync.timeline, epoch: 2, rate: 1.25 }; element.playbackRate = 1.25; sync.applied();
+  second(EPISODE_THRESHOLD / 2);
+  assert.equal(sync.holding, false, "at another rate the stretcher wanders more: no hold");
 });

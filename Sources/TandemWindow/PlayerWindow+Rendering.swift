@@ -42,6 +42,7 @@ extension PlayerWindow {
             do {
                 try texture.upload(picture)
                 if previous != picture.generation {
+                    picturesDrawn.append((sink, picture))
                     statistics.shownPictures += 1
                     if let previous, picture.generation > previous + 1 { statistics.skippedPictures += Int(picture.generation - previous - 1) }
                 }

@@ -47,6 +47,8 @@ public final class PlayerWindow {
     /// Something invalidated what is on screen (resize, expose, fullscreen, screenshot).
     var dirty = true
     var reportedUploadError = false
+    /// New pictures drawn into the back buffer, told to their sinks once it is shown.
+    var picturesDrawn: [(sink: WindowVideoSink, picture: WindowVideoSink.Picture)] = []
     /// Host times of the last render and of the last picture change.
     var lastRender = -Double.infinity
     var lastPictureChange = -Double.infinity
@@ -251,6 +253,9 @@ public final class PlayerWindow {
         guard force || dirty || picturesChanged || overlayDue else { return }
         compose(scene, size: size, layout: layout)
         SDL_RenderPresent(renderer)
+        let shownAt = clock.now()
+        for (sink, picture) in picturesDrawn { sink.shown(picture, at: shownAt) }
+        picturesDrawn.removeAll(keepingCapacity: true)
         lastLayout = layout
         lastPictures = pictures
         lastRender = now

@@ -16,6 +16,8 @@ public final class WindowVideoSink: VideoSink {
         public let position: Double
         /// Increases with every presented picture; equal generations are the same picture.
         public let generation: UInt64
+        /// When the sink got it (monotonic host seconds): the window's drawing delay counts from here.
+        public let storedAt: Double
     }
 
     private struct Slot {
@@ -26,6 +28,9 @@ public final class WindowVideoSink: VideoSink {
     }
 
     private let slot = Mutex(Slot())
+    private let clock = MonotonicTimeSource()
+    /// ``presentationDelay`` as `Double` bits (written by the window's thread only).
+    private let delayBits = Atomic<UInt64>(0)
     /// Display-matrix rotation of the stream, degrees counter-clockwise (`StreamInfo.rotation`).
     public let rotation: Double
 
@@ -42,13 +47,34 @@ public final class WindowVideoSink: VideoSink {
         let (previous, wakeup) = slot.withLock { s -> (Picture?, RenderWakeup?) in
             let previous = s.picture
             s.generation &+= 1
-            s.picture = Picture(frame: frame, position: position, generation: s.generation)
+            s.picture = Picture(frame: frame, position: position, generation: s.generation, storedAt: clock.now())
             return (previous, s.wakeup)
         }
         // The replaced picture's buffers are released here, outside the lock, unless the window holds it.
         _ = previous
         wakeup?.wake()
     }
+
+    /// How long the window takes from a picture's arrival to showing it (its `SDL_RenderPresent`
+    /// returned): waking its thread, uploading, scaling, drawing the overlays. About 5 ms for a 640×360
+    /// picture under Xvfb, where lip sync read the flash 5 ms after the click without it. Smoothed.
+    public var presentationDelay: Double { Double(bitPattern: delayBits.load(ordering: .relaxed)) }
+
+    /// The window showed `picture` at `hostTime` (its `SDL_RenderPresent` returned then). Window thread only.
+    func shown(_ picture: Picture, at hostTime: Double) {
+        let sample = hostTime - picture.storedAt
+        guard sample >= 0, sample <= Self.delaySampleLimit else { return }
+        let current = presentationDelay
+        let next = current == 0 ? sample : current + Self.delaySmoothing * (sample - current)
+        delayBits.store(next.bitPattern, ordering: .relaxed)
+    }
+
+    /// How far each drawing moves the estimate: about the last twenty pictures' average, so one slow
+    /// picture does not move the next ones.
+    static let delaySmoothing = 0.05
+    /// A picture shown later than this after it came waited on something else (a hidden window, a busy
+    /// event loop): that is not the drawing's delay.
+    static let delaySampleLimit = 0.05
 
     public func finish() {
         let wakeup = slot.withLock { s -> RenderWakeup? in

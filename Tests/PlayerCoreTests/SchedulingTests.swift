@@ -24,6 +24,24 @@ import Testing
         await player.close()
     }
 
+    /// A sink that takes 10 ms to show a picture gets each one 10 ms before its instant: it is seen then.
+    @Test func aSinksDrawingDelayPresentsThatMuchEarly() async throws {
+        let time = ObservedTimeSource(99)
+        let sink = RecordingVideoSink(hashing: false, presentationDelay: 0.01)
+        let player = try await Player.open(TestMedia.path("video-only.mp4"),
+                                           options: PlayerOptions(videoSink: sink, audioSink: nil, timeSource: time))
+        await player.schedule(position: 1.0, at: 100)
+        let next = 1.0 + 1.0 / 30
+        time.set(100 + 1.0 / 30 - 0.012)  // 12 ms early: not yet
+        #expect(await time.presenterHasLooked())
+        #expect(!sink.records.contains { $0.position > 1.0 })
+        time.set(100 + 1.0 / 30 - 0.01)
+        #expect(await sink.wait { $0.contains { abs($0.position - next) < 1e-6 } })
+        let shown = try #require(sink.records.first { abs($0.position - next) < 1e-6 })
+        #expect(abs(shown.hostTime - (100 + 1.0 / 30 - 0.01)) < 1e-9)
+        await player.close()
+    }
+
     @Test func lateScheduleCatchesUpInsteadOfStartingLate() async throws {
         let time = ManualTimeSource(200)
         let sink = RecordingVideoSink(hashing: false)

@@ -45,6 +45,18 @@ extension SDLTests {
             #expect(throws: WindowError.self) { try PlayerWindow(title: "nowhere", size: .init(width: 320, height: 240)) }
         }
 
+        /// A picture drawn and shown tells its sink how long that took: the lead the presenter gives it.
+        @Test func showingAPictureMeasuresTheDrawing() throws {
+            SDLTests.useHeadlessDrivers()
+            let window = try PlayerWindow(title: "delay", size: .init(width: 64, height: 32))
+            defer { window.close() }
+            let sink = WindowVideoSink()
+            sink.store(TestMedia.solidFrame(width: 64, height: 32, TestMedia.red), position: 0)
+            #expect(sink.presentationDelay == 0)
+            window.render(WindowScene(primary: sink, showOverlays: false))
+            #expect(sink.presentationDelay > 0 && sink.presentationDelay <= WindowVideoSink.delaySampleLimit)
+        }
+
         /// During a story swipe both pictures are on screen: at 0.5 the primary's right half on the
         /// left, the secondary's left half on the right; at −0.5 the other way round.
         @Test func aSlideDrawsBothPictures() throws {

@@ -33,6 +33,19 @@ struct WindowVideoSinkTests {
         #expect(await iterator.next() != nil)
     }
 
+    @Test func theWindowsDrawingDelayIsLearnedFromWhatItShowed() throws {
+        let sink = WindowVideoSink()
+        #expect(sink.presentationDelay == 0)
+        sink.store(TestMedia.solidFrame(width: 2, height: 2, y: 16, u: 128, v: 128), position: 0)
+        let picture = try #require(sink.latest())
+        sink.shown(picture, at: picture.storedAt + 0.006)
+        #expect(abs(sink.presentationDelay - 0.006) < 1e-9)  // the first drawing is the estimate
+        sink.shown(picture, at: picture.storedAt + 0.2)     // waited on something else: not a drawing
+        #expect(abs(sink.presentationDelay - 0.006) < 1e-9)
+        for _ in 0..<200 { sink.shown(picture, at: picture.storedAt + 0.004) }
+        #expect(abs(sink.presentationDelay - 0.004) < 1e-5)  // follows the drawings, smoothed
+    }
+
     @Test func finishAndClear() {
         let sink = WindowVideoSink()
         sink.store(TestMedia.solidFrame(width: 2, height: 2, y: 16, u: 128, v: 128), position: 0)

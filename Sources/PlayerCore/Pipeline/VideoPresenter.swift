@@ -11,6 +11,9 @@ final class VideoPresenter: Sendable {
     /// Floor of the clock rate when turning a media wait into a host wait (a clock just restarted
     /// or switching may report 0): the wait is capped by ``maxSleep`` anyway.
     static let minimumWaitRate = 0.01
+    /// The most a sink's reported drawing delay moves pictures ahead: a window takes a few
+    /// milliseconds; more is a stall the next pictures should not be pulled forward for.
+    static let maxPresentationLead = 0.05
 
     private let frames: VideoFrameQueue
     private let control: PlaybackControl
@@ -66,7 +69,9 @@ final class VideoPresenter: Sendable {
                 present(head, frame, at: now, serial: serial)
                 continue
             }
-            let master = clock.position(at: now)
+            // The clock where this picture will be seen: the sink's own delay ahead.
+            let lead = min(max(sink.presentationDelay, 0), Self.maxPresentationLead)
+            let master = clock.position(at: now + lead)
             if frame.position > master + Self.dueTolerance {
                 let wait = (frame.position - master) / max(clock.rate(at: now), Self.minimumWaitRate)
                 Thread.sleep(forTimeInterval: min(wait, Self.maxSleep))
@@ -78,17 +83,17 @@ final class VideoPresenter: Sendable {
                 if frames.pop(expecting: head) { control.send { $0.pictureDropped(serial: serial) } }
                 continue
             }
-            present(head, frame, at: now, serial: serial)
+            present(head, frame, at: now, serial: serial, seenAt: now + lead)
         }
         sink.finish()
     }
 
     /// Takes `head` off the queue and shows it, unless a seek flushed it since it was peeked.
     @discardableResult
-    private func present(_ head: Queued<VideoFrame>, _ frame: VideoFrame, at now: Double, serial: Int) -> Bool {
+    private func present(_ head: Queued<VideoFrame>, _ frame: VideoFrame, at now: Double, serial: Int, seenAt: Double? = nil) -> Bool {
         guard frames.pop(expecting: head) else { return false }
         sink.present(subtitles?.overlay(frame, serial: serial) ?? frame, hostTime: now)
-        control.perform { $0.picturePresented(serial: serial, position: frame.position, duration: frame.duration, at: now) }
+        control.perform { $0.picturePresented(serial: serial, position: frame.position, duration: frame.duration, at: seenAt ?? now) }
         return true
     }
 }

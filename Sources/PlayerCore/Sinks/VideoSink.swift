@@ -4,6 +4,14 @@ public protocol VideoSink: AnyObject, Sendable {
     func present(_ frame: VideoFrame, hostTime: Double)
     /// No more frames will come (the player is closing).
     func finish()
+    /// Seconds from ``present(_:hostTime:)`` until the picture is on the screen (a window's own
+    /// drawing): the presenter hands each picture this much before its instant, so that it is *seen*
+    /// on time, as the sound is heard on time. 0 for sinks that show nothing.
+    var presentationDelay: Double { get }
+}
+
+extension VideoSink {
+    public var presentationDelay: Double { 0 }
 }
 
 /// Discards pictures (headless playback that only needs the clock and the counters).

@@ -84,4 +84,6 @@ package final class FanOutVideoSink: VideoSink {
     package init(_ sinks: [any VideoSink]) { self.sinks = sinks }
     package func present(_ frame: VideoFrame, hostTime: Double) { sinks.forEach { $0.present(frame, hostTime: hostTime) } }
     package func finish() { sinks.forEach { $0.finish() } }
+    /// The slowest sink's: the picture is on every screen by its instant.
+    package var presentationDelay: Double { sinks.map(\.presentationDelay).max() ?? 0 }
 }

@@ -57,8 +57,12 @@ final class RecordingVideoSink: VideoSink {
 
     private let state = Mutex<(records: [Record], buffer: [UInt8])>(([], []))
     let hashing: Bool
+    let presentationDelay: Double
 
-    init(hashing: Bool = true) { self.hashing = hashing }
+    init(hashing: Bool = true, presentationDelay: Double = 0) {
+        self.hashing = hashing
+        self.presentationDelay = presentationDelay
+    }
 
     func present(_ frame: VideoFrame, hostTime: Double) {
         state.withLock { s in

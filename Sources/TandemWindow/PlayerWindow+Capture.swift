@@ -20,6 +20,7 @@ extension PlayerWindow {
         overlay.observe(scene, now: now)
         let layout = scene.showOverlays ? overlay.layout(scene, size: size, now: now) : nil
         compose(scene, size: size, layout: layout)
+        picturesDrawn.removeAll(keepingCapacity: true)  // read back, not shown: no drawing delay to learn
         dirty = true
         var pixels = [UInt8](repeating: 0, count: size.width * size.height * 4)
         let status = pixels.withUnsafeMutableBytes {

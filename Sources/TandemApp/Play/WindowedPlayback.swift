@@ -85,5 +85,5 @@ package final class FanOutVideoSink: VideoSink {
     package func present(_ frame: VideoFrame, hostTime: Double) { sinks.forEach { $0.present(frame, hostTime: hostTime) } }
     package func finish() { sinks.forEach { $0.finish() } }
     /// The slowest sink's: the picture is on every screen by its instant.
-    package var presentationDelay: Double { sinks.map(\.presentationDelay).max() ?? 0 }
+    package var presentationDelay: Double { sinks.reduce(0) { max($0, $1.presentationDelay) } }
 }

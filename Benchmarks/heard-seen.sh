@@ -18,7 +18,9 @@
 #   lipsync  One `tandem play` (window, sound through PulseAudio) and one `mpv --ao=pulse` on a clip with
 #            a white flash and a 1 kHz click each second; the middle of the window (x11grab at 250 fps)
 #            and the sound (rec.monitor) captured by ONE ffmpeg, so both are on its wall-clock timeline.
-#            Prints audio − video per flash, with the default output and with PULSE_LATENCY_MSEC=150.
+#            Prints audio − video per flash, with the default output and with PULSE_LATENCY_MSEC=150 and 160,
+#            mpv given the same 95 ms queue as the first (PulseAudio's null sink hears a stream late when
+#            its queue is not a whole number of the sink's 50 ms periods, whatever the player: BENCHMARKS.md).
 #   browser  Heard apart as `heard`, but member A is a native `tandem join --headless --ao=pulse` and member
 #            B a browser guest: Debian's Chromium, headless, joining the party's browser link
 #            (Benchmarks/browser_guest.py over chromedriver), its sound on sink b. Also prints the page's
@@ -45,7 +47,8 @@
 #   A_OPTS="…", B_OPTS="…"         options of member A / B only, after MEMBER_OPTS (e.g. B_OPTS=--ao=sdl)
 #   HEARD_SCRIPT, SEEN_SCRIPT      the host's commands, as `tandem host --script` (seconds after both
 #                     windows are up and SETTLE=3 s more; defaults below), sent over its IPC socket
-#   LIP_CASES="tandem mpv tandem:PULSE_LATENCY_MSEC=150 mpv:PULSE_LATENCY_MSEC=150"   each PLAYER[:ITEM[,ITEM…]]:
+#   LIP_CASES="tandem mpv tandem:PULSE_LATENCY_MSEC=150 mpv:--pulse-buffer=95 tandem:PULSE_LATENCY_MSEC=160"
+#                     each PLAYER[:ITEM[,ITEM…]]:
 #                     tandem (`tandem play`), tandem-host (a party of one: its clock starts on an instant), mpv;
 #                     an ITEM is VAR=x (its environment) or --option=x (one more option of the player, e.g.
 #                     mpv:--pulse-buffer=95: mpv's own sound-server queue)
@@ -61,7 +64,7 @@ root=$PWD
 steps=${*:-heard seen lipsync}
 HEARD_SCRIPT=${HEARD_SCRIPT:-"play@1,pause@9,play@12,seek:30@16,seek:8@22,rate:1.25@27,rate:1@33,pause@39,play@41,end@46"}
 SEEN_SCRIPT=${SEEN_SCRIPT:-"play@1,pause@16,play@18,seek:35@22,end@37"}
-LIP_CASES=${LIP_CASES:-"tandem mpv tandem:PULSE_LATENCY_MSEC=150 mpv:PULSE_LATENCY_MSEC=150"}
+LIP_CASES=${LIP_CASES:-"tandem mpv tandem:PULSE_LATENCY_MSEC=150 mpv:--pulse-buffer=95 tandem:PULSE_LATENCY_MSEC=160"}
 SETTLE=${SETTLE:-3}   # seconds the members get after both windows are up, before the first command
 LIVE_SCRIPT=${LIVE_SCRIPT:-"play@1,pause@22,play@25,end@40"}  # the live step's host commands
 LIVE_JOIN=${LIVE_JOIN:-8}    # seconds after the live step's script starts that B joins (the late joiner)

@@ -16,10 +16,6 @@ def percentile(values, p):
     return v[max(0, math.ceil(p * len(v)) - 1)]
 
 
-def fmt(x, digits=2):
-    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
-
-
 def packets(path, stream):
     """(pts seconds, duration seconds) of each packet of one stream of a capture (wall-clock pts, -copyts)."""
     out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", stream, "-show_entries",
@@ -71,25 +67,3 @@ def commands(path):
         return sorted((json.loads(line) for line in f if line.strip()), key=lambda c: c["sent"])
 
 
-def summarize(values):
-    a = [abs(v) for v in values]
-    return {"n": len(a), "p50": percentile(a, 0.5), "p95": percentile(a, 0.95), "max": max(a) if a else float("nan"),
-            "signedP50": percentile(values, 0.5)}
-
-
-AFTER = 4.0  # seconds after a command's sending that count as "around" it (lead ≤ 0.25 s, then settling)
-
-
-def command_spans(cmds):
-    """(command, from, to) wall instants of the windows that count as around each command: from 0.5 s
-    before it is sent (a window starting then overlaps its instant) for AFTER s, or until the next
-    command's span begins. `end` is no command."""
-    real = [c for c in cmds if c["step"] != "end"]
-    spans = []
-    for i, c in enumerate(real):
-        lo = c["sent"] - 0.5
-        hi = c["sent"] + AFTER
-        if i + 1 < len(real):
-            hi = min(hi, real[i + 1]["sent"] - 0.5)
-        spans.append((c, lo, hi))
-    return spans

@@ -37,6 +37,8 @@ let package = Package(
         .systemLibrary(name: "CLibass", pkgConfig: "libass", providers: [.apt(["libass-dev"])]),
         // libpulse's asynchronous API, for the sound output that knows its delay.
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+        // alsa-lib, for the ALSA sound output (`--ao=alsa`): the driver's own delay (`snd_pcm_delay`).
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         // libnatpmp (NAT-PMP, RFC 6886; Debian ships no .pc file for it) and libminiupnpc (UPnP-IGD)
         // for port mapping on the home router.
         .systemLibrary(name: "CNatPMP", providers: [.apt(["libnatpmp-dev"])]),
@@ -80,8 +82,8 @@ let package = Package(
             ]
         ),
         // Sound outputs that know their delay (mpv's --ao and --audio-delay): PulseAudio on libpulse,
-        // the mixer every device renders, a member's output status.
-        .target(name: "SoundOutput", dependencies: ["CPulse", "PlayerCore", "FFmpegKit", "MediaTime"]),
+        // ALSA on alsa-lib, the mixer every device renders, a member's output status.
+        .target(name: "SoundOutput", dependencies: ["CPulse", "CALSA", "PlayerCore", "FFmpegKit", "MediaTime"]),
         // The SDL window: video textures, SDL's sound device, keys, overlays. Rendering on the main thread.
         .target(
             name: "TandemWindow",

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Installs what Tandem needs on Debian 12 (bookworm): FFmpeg 5.1, SDL2, libass and libpulse development files,
+# Installs what Tandem needs on Debian 12 (bookworm): FFmpeg 5.1, SDL2, libass, libpulse and alsa-lib development files,
 # libnatpmp and libminiupnpc (port mapping on the home router), pkg-config, and the ffmpeg CLI the
 # tests compare against. Idempotent: skips what is there.
 set -euo pipefail
 packages=(pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
-          libavfilter-dev libsdl2-dev libsdl2-ttf-dev libass-dev libpulse-dev libnatpmp-dev libminiupnpc-dev
+          libavfilter-dev libsdl2-dev libsdl2-ttf-dev libass-dev libpulse-dev libasound2-dev libnatpmp-dev libminiupnpc-dev
           fonts-dejavu-core xvfb xauth ffmpeg "$@")
 missing=()
 for p in "${packages[@]}"; do

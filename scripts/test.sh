@@ -5,11 +5,12 @@ cd "$(dirname "$0")/.."
 # syncplay-server, syncplay and mpv: the Syncplay tests run against the real thing; postgresql: the
 # cluster directory's tests run against a throwaway PostgreSQL (scripts/with-postgres.sh); pulseaudio and
 # pulseaudio-utils: the sound output's tests each start a PulseAudio server of their own and record off it;
+# libasound2-plugins: the ALSA output's tests play through ALSA's pulse plugin into such a server;
 # iproute2, nftables and python3: the port mapping tests' real NAT in network namespaces (scripts/netns.sh);
 # nodejs: the browser page's modules under Node's test runner; chromium and chromium-driver: a real Chromium
 # for the page's tests (TestSupport's WebDriver); yt-dlp: page links are resolved by the real one (its generic
 # extractor on pages the tests serve on loopback).
-scripts/install-deps.sh syncplay-server syncplay mpv postgresql pulseaudio pulseaudio-utils iproute2 nftables python3 nodejs chromium chromium-driver yt-dlp
+scripts/install-deps.sh syncplay-server syncplay mpv postgresql pulseaudio pulseaudio-utils libasound2-plugins iproute2 nftables python3 nodejs chromium chromium-driver yt-dlp
 # Package.swift declares every import, and the server side links no decoder (docs/architecture.md).
 python3 scripts/check-imports.py
 # SWIFT_BUILD_FLAGS: options for this build (CI: no debug info). Not --disable-index-store: SwiftPM

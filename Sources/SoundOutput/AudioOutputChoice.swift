@@ -5,16 +5,18 @@ import PlayerCore
 /// others follow, as in mpv; `null` plays without sound (paced, so the clock still runs).
 public struct AudioOutputChoice: Sendable, Equatable, CustomStringConvertible {
     public enum Driver: String, CaseIterable, Sendable {
-        /// PulseAudio, or PipeWire through pipewire-pulse: knows its delay (``PulseAudioSink``).
+        /// PulseAudio, or PipeWire through pipewire-pulse: knows its delay (``PulseStream``).
         case pulse
+        /// ALSA: the driver's delay (``ALSAStream``); a card's own device, or ALSA's `default`.
+        case alsa
         /// SDL's audio device: the fallback (its delay is one buffer, whatever the device adds).
         case sdl
         /// No sound.
         case null
     }
 
-    /// The default, as mpv's: the sound server first, then SDL (then muted, with a warning).
-    public static let automatic = AudioOutputChoice(drivers: [.pulse, .sdl])
+    /// The default, as mpv's: the sound server first, then ALSA, then SDL (then muted, with a warning).
+    public static let automatic = AudioOutputChoice(drivers: [.pulse, .alsa, .sdl])
     /// `--ao=null`.
     public static let none = AudioOutputChoice(drivers: [.null])
 
@@ -68,10 +70,13 @@ public struct SoundOptions: Sendable {
     public var memory: (any AudioDelayMemory)?
     /// Where the PulseAudio output plays (mpv's `--audio-device=pulse/SINK`).
     public var pulse: PulsePlace
+    /// Where the ALSA output plays (mpv's `--audio-device=alsa/NAME`).
+    public var alsa: ALSAPlace
 
     public init(outputs: AudioOutputChoice = .automatic, audioDelay: Double? = nil, memory: (any AudioDelayMemory)? = nil,
-                pulse: PulsePlace = PulsePlace()) {
+                pulse: PulsePlace = PulsePlace(), alsa: ALSAPlace = ALSAPlace()) {
         self.pulse = pulse
+        self.alsa = alsa
         self.outputs = outputs
         self.audioDelay = audioDelay
         self.memory = memory

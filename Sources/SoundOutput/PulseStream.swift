@@ -1,5 +1,6 @@
 import CPulse
 import Foundation
+import FFmpegKit
 import Synchronization
 
 /// One connection to a PulseAudio server (or PipeWire's pipewire-pulse) and one playback stream
@@ -12,10 +13,7 @@ import Synchronization
 /// updates — and then the mixer is rendered into the server's buffer. So the clock learns from
 /// every pull when its first sample will be heard, and follows a delay that changes (the stream
 /// moved to another sink, a headset connected) from the next pull on.
-public final class PulseStream: @unchecked Sendable {
-    /// Why the connection ended after it was up (the server went away, the stream was killed).
-    typealias LostHandler = @Sendable (String) -> Void
-
+public final class PulseStream: SoundStream, @unchecked Sendable {
     /// The sound the stream asks the server to keep queued (`tlength`): about SDL's buffer, so a
     /// correction is heard soon, and well above how late a busy 2-core machine wakes the main loop's
     /// thread. `PULSE_LATENCY_MSEC` overrides it, as for every libpulse client.
@@ -34,7 +32,7 @@ public final class PulseStream: @unchecked Sendable {
     private var stream: OpaquePointer?
     private let mixer: SoundMixer
     private let delay: OutputDelayReading
-    private let onLost: LostHandler
+    private let onLost: SoundStreamLost
     private let changed = DispatchSemaphore(value: 0)
     private let closed = Atomic<Bool>(false)
     /// The connection came up: from then on a failure is a loss, not a failed open.
@@ -52,7 +50,7 @@ public final class PulseStream: @unchecked Sendable {
     /// Connects and opens a corked playback stream of float32 samples at `sampleRate` ×
     /// `channels`; ``uncork()`` starts it. Throws when there is no server or it refuses.
     init(sampleRate: Int, channels: Int, place: PulsePlace, mixer: SoundMixer, delay: OutputDelayReading,
-         onLost: @escaping LostHandler) throws(SoundDeviceError) {
+         onLost: @escaping SoundStreamLost) throws(SoundDeviceError) {
         self.place = place
         self.sampleRate = sampleRate
         self.channels = min(max(channels, 1), Int(PA_CHANNELS_MAX))
@@ -75,6 +73,9 @@ public final class PulseStream: @unchecked Sendable {
 
     /// The sink the stream plays on ("" before it is known).
     var device: String { deviceName.withLock { $0 } }
+
+    /// Float32 at the rate and channels asked for (the server converts).
+    var format: AudioFormat { AudioFormat(sampleRate: sampleRate, channels: channels, sample: .float32) }
 
     private var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
@@ -171,7 +172,7 @@ public final class PulseStream: @unchecked Sendable {
     // MARK: Playing
 
     /// Starts the stream (it opens corked, so nothing plays before the player has a source).
-    func uncork() {
+    func start() {
         withLock {
             guard let stream else { return }
             pa_operation_unref(pa_stream_cork(stream, 0, nil, nil))

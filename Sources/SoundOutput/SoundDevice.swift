@@ -1,6 +1,6 @@
 import PlayerCore
 
-/// A sound output a window's players play through: PulseAudio (``PulseAudioSink``), SDL's device
+/// A sound output a window's players play through: PulseAudio or ALSA (``StreamSoundDevice``), SDL's device
 /// (TandemWindow's `SDLAudioSink`), chosen as mpv chooses with `--ao` (``AudioOutputChoice``).
 ///
 /// Every pull places its samples at the instant they will be heard: ``AudioSink/latency`` is the

@@ -7,8 +7,8 @@ import TandemWindow
 /// `stories`).
 struct SoundOutputOptions: ParsableArguments {
     @Option(name: .customLong("ao"), help: ArgumentHelp(
-        "Sound outputs to try in order, as mpv's: pulse (PulseAudio or PipeWire, knows its delay), sdl, null "
-            + "(no sound); a trailing comma tries the others after (default: pulse,sdl; headless: null).",
+        "Sound outputs to try in order, as mpv's: pulse (PulseAudio or PipeWire), alsa (both know their delay), sdl, "
+            + "null (no sound); a trailing comma tries the others after (default: pulse,alsa,sdl; headless: null).",
         valueName: "outputs"), transform: { text in
             do throws(AudioOutputChoiceError) { return try AudioOutputChoice(parsing: text) } catch { throw ValidationError(error.description) }
         })
@@ -19,13 +19,14 @@ struct SoundOutputOptions: ParsableArguments {
             + "the device; default: what was kept for the device, else 0).", valueName: "seconds"))
     var audioDelay: Double?
     @Option(name: .customLong("audio-device"), help: ArgumentHelp(
-        "The device to play on, as mpv's: pulse/SINK (a PulseAudio sink, see `pactl list short sinks`) or auto.",
+        "The device to play on, as mpv's: pulse/SINK (a PulseAudio sink, see `pactl list short sinks`), alsa/NAME "
+            + "(an ALSA device, see `aplay -L`) or auto.",
         valueName: "device"))
     var audioDevice: String?
 
     func validate() throws {
-        if let audioDevice, audioDevice != "auto", !audioDevice.hasPrefix("pulse/") || audioDevice.count <= 6 {
-            throw ValidationError("--audio-device \(audioDevice): give pulse/SINK (a PulseAudio sink name) or auto")
+        if let audioDevice, audioDevice != "auto", Self.device(audioDevice, of: "pulse") == nil, Self.device(audioDevice, of: "alsa") == nil {
+            throw ValidationError("--audio-device \(audioDevice): give pulse/SINK (a PulseAudio sink name), alsa/NAME (an ALSA device) or auto")
         }
         if let audioDelay, !audioDelay.isFinite || abs(audioDelay) > Self.maximumDelay {
             throw ValidationError("--audio-delay \(audioDelay): between -\(Int(Self.maximumDelay)) and \(Int(Self.maximumDelay)) seconds")
@@ -41,8 +42,15 @@ struct SoundOutputOptions: ParsableArguments {
         if headless, outputs == nil { return nil }
         let options = SoundOptions(outputs: outputs ?? .automatic, audioDelay: audioDelay,
                                    memory: SavedAudioDelays(path: SavedAudioDelays.defaultPath()),
-                                   pulse: PulsePlace(sink: audioDevice.flatMap { $0.hasPrefix("pulse/") ? String($0.dropFirst(6)) : nil }))
+                                   pulse: PulsePlace(sink: audioDevice.flatMap { Self.device($0, of: "pulse") }),
+                                   alsa: ALSAPlace(device: audioDevice.flatMap { Self.device($0, of: "alsa") } ?? "default"))
         return options.outputs.plays ? options : nil
+    }
+
+    /// The NAME of mpv's `DRIVER/NAME` when `text` names one for `driver`.
+    static func device(_ text: String, of driver: String) -> String? {
+        guard text.hasPrefix(driver + "/"), text.count > driver.count + 1 else { return nil }
+        return String(text.dropFirst(driver.count + 1))
     }
 
     /// Sinks for a headless session's players when `--ao` asks for sound.

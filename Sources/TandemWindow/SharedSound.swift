@@ -107,9 +107,13 @@ public enum SoundDevices {
             do throws(SoundDeviceError) {
                 switch driver {
                 case .pulse:
-                    return remembering(options, try PulseAudioSink(preferredRate: preferredRate, preferredChannels: preferredChannels,
-                                                                   place: options.pulse, volume: volume, muted: muted, audioDelay: options.audioDelay ?? 0,
-                                                                   warn: warn))
+                    return remembering(options, try StreamSoundDevice.pulse(
+                        preferredRate: preferredRate, preferredChannels: preferredChannels, place: options.pulse, volume: volume,
+                        muted: muted, audioDelay: options.audioDelay ?? 0, warn: warn))
+                case .alsa:
+                    return remembering(options, try StreamSoundDevice.alsa(
+                        preferredRate: preferredRate, preferredChannels: preferredChannels, place: options.alsa, volume: volume,
+                        muted: muted, audioDelay: options.audioDelay ?? 0, warn: warn))
                 case .sdl:
                     return remembering(options, try SDLAudioSink(preferredRate: preferredRate, preferredChannels: preferredChannels,
                                                                  volume: volume, muted: muted, audioDelay: options.audioDelay ?? 0))

@@ -6,16 +6,17 @@ import Testing
         #expect(try AudioOutputChoice(parsing: "pulse").drivers == [.pulse])
         #expect(try AudioOutputChoice(parsing: "sdl,pulse").drivers == [.sdl, .pulse])
         // A trailing comma lets the others follow, as in mpv.
-        #expect(try AudioOutputChoice(parsing: "sdl,").drivers == [.sdl, .pulse])
+        #expect(try AudioOutputChoice(parsing: "sdl,").drivers == [.sdl, .pulse, .alsa])
+        #expect(try AudioOutputChoice(parsing: "alsa,pulse").drivers == [.alsa, .pulse])
         #expect(try AudioOutputChoice(parsing: "null").plays == false)
-        #expect(AudioOutputChoice.automatic.drivers == [.pulse, .sdl])
+        #expect(AudioOutputChoice.automatic.drivers == [.pulse, .alsa, .sdl])
     }
 
     @Test func anUnknownOutputIsNamed() {
-        #expect(throws: AudioOutputChoiceError(text: "alsa,pulse", unknown: "alsa")) { try AudioOutputChoice(parsing: "alsa,pulse") }
+        #expect(throws: AudioOutputChoiceError(text: "oss,pulse", unknown: "oss")) { try AudioOutputChoice(parsing: "oss,pulse") }
         #expect(throws: AudioOutputChoiceError(text: "", unknown: "")) { try AudioOutputChoice(parsing: "") }
         let message = AudioOutputChoiceError(text: "jack", unknown: "jack").description
-        #expect(message.contains("no audio output 'jack'") && message.contains("pulse, sdl, null"))
+        #expect(message.contains("no audio output 'jack'") && message.contains("pulse, alsa, sdl, null"))
     }
 
     @Test func theAudioDelayIsTakenOffWhatTheOutputReports() {

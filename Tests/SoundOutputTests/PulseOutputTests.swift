@@ -9,7 +9,7 @@ import TestSupport
 /// The PulseAudio output against a real PulseAudio server of the test's own (``PulseServer``): what
 /// is recorded off the server is where each pull said it would be heard.
 @Suite(.enabled(if: PulseServer.isInstalled, "needs Debian's pulseaudio (scripts/test.sh installs it)"))
-struct PulseAudioSinkTests {
+struct PulseOutputTests {
     /// Clicks this close (median) were placed by the delay each output reports: well under the 150 ms
     /// the deeper output queues more, well over what a loaded 2-core machine adds.
     static let heardTogether = 0.04
@@ -24,9 +24,9 @@ struct PulseAudioSinkTests {
         let recording = server.folder.path("rec.raw")
         let recorder = try server.record(to: recording)
         let start = ClickSource.now() + 0.5
-        let shallow = try PulseAudioSink(preferredChannels: 1, place: PulsePlace(server: server.address, sink: PulseServer.leftSink, buffer: 0.03),
+        let shallow = try StreamSoundDevice.pulse(preferredChannels: 1, place: PulsePlace(server: server.address, sink: PulseServer.leftSink, buffer: 0.03),
                                          warn: { _ in })
-        let deep = try PulseAudioSink(preferredChannels: 1, place: PulsePlace(server: server.address, sink: PulseServer.rightSink, buffer: 0.18),
+        let deep = try StreamSoundDevice.pulse(preferredChannels: 1, place: PulsePlace(server: server.address, sink: PulseServer.rightSink, buffer: 0.18),
                                       warn: { _ in })
         let sources = [ClickSource(sink: shallow, start: start), ClickSource(sink: deep, start: start)]
         for (sink, source) in zip([shallow, deep], sources) {
@@ -60,7 +60,7 @@ struct PulseAudioSinkTests {
     @Test func noServerIsAClearError() throws {
         let missing = "unix:\(temporarySocketPath("no-pulse"))"
         #expect {
-            try PulseAudioSink(place: PulsePlace(server: missing), warn: { _ in })
+            try StreamSoundDevice.pulse(place: PulsePlace(server: missing), warn: { _ in })
         } throws: { error in
             "\(error)".hasPrefix("PulseAudio: ")
         }
@@ -72,7 +72,7 @@ struct PulseAudioSinkTests {
         let server = try await PulseServer()
         defer { Task { await server.stop() } }
         let warnings = Mutex<[String]>([])
-        let sink = try PulseAudioSink(preferredChannels: 1, place: PulsePlace(server: server.address, sink: PulseServer.leftSink),
+        let sink = try StreamSoundDevice.pulse(preferredChannels: 1, place: PulsePlace(server: server.address, sink: PulseServer.leftSink),
                                       warn: { line in warnings.withLock { $0.append(line) } })
         defer { sink.stop() }
         let source = ClickSource(sink: sink, start: ClickSource.now())
@@ -85,7 +85,7 @@ struct PulseAudioSinkTests {
         try await waitUntil("pulls paced without the server") { source.framesPulled > pulled + PulseServer.rate / 2 }
 
         try await server.restart()
-        try await waitUntil("a line that sound is back") { warnings.withLock { $0.contains { $0.contains("sound server is back") } } }
+        try await waitUntil("a line that sound is back") { warnings.withLock { $0.contains { $0.contains("sound output is back") } } }
         let recording = server.folder.path("after.raw")
         let recorder = try server.record(to: recording)
         let written = source.clicksWritten
@@ -95,52 +95,5 @@ struct PulseAudioSinkTests {
         _ = try await recorder.exit()
         #expect(ClickTrack.onsets(try ClickTrack.read(recording), channel: 0).count >= 2)
         #expect(warnings.withLock { $0.count } == 2, "one line when lost, one when back: \(warnings.withLock { $0 })")
-    }
-}
-
-/// A source that writes a click (10 ms at 0.9) every half second of host time, placed by the
-/// sink's reported delay exactly as the player's audio stage places its samples.
-final class ClickSource: AudioSource, Sendable {
-    static let period = 0.5
-    static let clickSeconds = 0.01
-
-    private let sink: any AudioSink
-    private let start: Double
-    private let pulled = Atomic<Int>(0)
-    private let clicks = Atomic<Int>(0)
-
-    init(sink: any AudioSink, start: Double) {
-        self.sink = sink
-        self.start = start
-    }
-
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-
-    var framesPulled: Int { pulled.load(ordering: .relaxed) }
-    var clicksWritten: Int { clicks.load(ordering: .relaxed) }
-
-    func pull(into buffer: UnsafeMutableRawBufferPointer, frames: Int, heardIn: Double) -> Int {
-        let rate = Double(PulseServer.rate)
-        let heardAt = Self.now() + sink.latency + heardIn
-        let samples = buffer.bindMemory(to: Float.self)
-        var started = 0
-        for i in 0..<min(frames, samples.count) {
-            let t = heardAt + Double(i) / rate - start
-            let phase = t - (t / Self.period).rounded(.down) * Self.period
-            let on = t >= 0 && phase < Self.clickSeconds
-            if on, phase < 1 / rate { started += 1 }
-            samples[i] = on ? 0.9 : 0
-        }
-        pulled.add(frames, ordering: .relaxed)
-        clicks.add(started, ordering: .relaxed)
-        return frames
-    }
-
-    func pullAvailable(into buffer: UnsafeMutableRawBufferPointer, frames: Int, timeout: Double) -> Int {
-        pull(into: buffer, frames: frames, heardIn: 0)
     }
 }

@@ -1,0 +1,116 @@
+import FFmpegKit
+import Foundation
+import PlayerCore
+import SoundOutput
+import Synchronization
+import Testing
+import TestSupport
+
+/// The ALSA output against a real PulseAudio server of the test's own (``PulseServer``), reached through
+/// ALSA's `pulse` plugin (Debian's libasound2-plugins): the PCM's delay is what the plugin reports to
+/// alsa-lib, and what is recorded off the server is where each pull said it would be heard.
+@Suite(.enabled(if: PulseServer.isInstalled && ALSAPulsePlugin.isInstalled,
+                "needs Debian's pulseaudio and libasound2-plugins (scripts/test.sh installs them)"))
+struct ALSAOutputTests {
+    /// An ALSA device of the test's own: the `pulse` plugin playing on `sink` of `server`.
+    static func place(_ server: PulseServer, sink: String, buffer: Double = ALSAPlace.defaultBuffer) -> ALSAPlace {
+        ALSAPlace(device: "tandem", configuration: """
+            pcm.tandem {
+                type pulse
+                server "\(server.address)"
+                device "\(sink)"
+            }
+            """, buffer: buffer)
+    }
+
+    /// Clicks this close (median) were placed by the delay ALSA reports. Taken as the buffer the output
+    /// asked for, the ALSA side's would be heard about a period (45 ms) early, since the thread writes
+    /// once a period of its 180 ms buffer is free; a loaded 2-core machine adds up to about 12 ms.
+    static let heardTogether = 0.025
+
+    /// A PulseAudio output keeping 30 ms queued and an ALSA one keeping 180 ms, each placing a click every
+    /// half second on the host clock by the delay it reports: recorded together, the clicks coincide.
+    @Test func clicksPlacedByALSAsDelayAreHeardWithPulseAudios() async throws {
+        let server = try await PulseServer()
+        defer { Task { await server.stop() } }
+        let recording = server.folder.path("rec.raw")
+        let recorder = try server.record(to: recording)
+        let start = ClickSource.now() + 0.5
+        let pulse = try StreamSoundDevice.pulse(preferredChannels: 1, place: PulsePlace(server: server.address, sink: PulseServer.leftSink,
+                                                                                       buffer: 0.03), warn: { _ in })
+        let alsa = try StreamSoundDevice.alsa(preferredChannels: 1, place: Self.place(server, sink: PulseServer.rightSink, buffer: 0.18),
+                                              warn: { _ in })
+        #expect(alsa.output?.driver == "alsa" && alsa.output?.device == "tandem")
+        let sources = [ClickSource(sink: pulse, start: start), ClickSource(sink: alsa, start: start)]
+        for (sink, source) in zip([pulse, alsa], sources) {
+            sink.start(source, format: sink.format(sourceRate: PulseServer.rate, sourceChannels: 1))
+        }
+        try await waitUntil("eight clicks played", within: 30) { sources.allSatisfy { $0.clicksWritten >= 9 } }
+        try await Task.sleep(for: .milliseconds(400))  // what was queued reaches the recording
+        pulse.stop()
+        alsa.stop()
+        recorder.interrupt()
+        _ = try await recorder.exit()
+
+        let samples = try ClickTrack.read(recording)
+        let lags = ClickTrack.lags(left: ClickTrack.onsets(samples, channel: 0), right: ClickTrack.onsets(samples, channel: 1))
+        print("ALSA heard after PulseAudio (ms):", lags.map { ($0 * 1e4).rounded() / 10 })
+        #expect(lags.count >= 6, "clicks found on both sides: \(lags)")
+        let median = lags.isEmpty ? .infinity : lags.map(abs).sorted()[lags.count / 2]
+        #expect(median < Self.heardTogether, "heard apart by \(median * 1000) ms (median): \(lags.map { ($0 * 1e4).rounded() / 10 })")
+    }
+
+    /// A device ALSA does not know, and a configuration that does not parse: clear errors naming the device.
+    @Test func badDevicesAreClearErrors() throws {
+        #expect {
+            try StreamSoundDevice.alsa(place: ALSAPlace(device: "tandem_no_such_device"), warn: { _ in })
+        } throws: { error in
+            "\(error)".hasPrefix("ALSA tandem_no_such_device: cannot open it (")
+        }
+        #expect {
+            try StreamSoundDevice.alsa(place: ALSAPlace(device: "tandem", configuration: "pcm.tandem { type "), warn: { _ in })
+        } throws: { error in
+            "\(error)".hasPrefix("ALSA tandem: its configuration does not parse")
+        }
+    }
+
+    /// The sound server behind the ALSA device dies mid-play: one warning, the player is still pulled
+    /// (paced without sound), and when it is back, sound is heard again through ALSA.
+    @Test func aDeviceThatFailsAndComesBack() async throws {
+        let server = try await PulseServer()
+        defer { Task { await server.stop() } }
+        let warnings = Mutex<[String]>([])
+        let sink = try StreamSoundDevice.alsa(preferredChannels: 1, place: Self.place(server, sink: PulseServer.leftSink),
+                                              warn: { line in warnings.withLock { $0.append(line) } })
+        defer { sink.stop() }
+        let source = ClickSource(sink: sink, start: ClickSource.now())
+        sink.start(source, format: sink.format(sourceRate: PulseServer.rate, sourceChannels: 1))
+        try await waitUntil("a click played") { source.clicksWritten >= 1 }
+
+        await server.kill()
+        try await waitUntil("a warning that sound is gone") { warnings.withLock { $0.contains { $0.contains("playing on without sound") } } }
+        #expect(warnings.withLock { $0.first?.contains("the ALSA device tandem failed") } == true, "\(warnings.withLock { $0 })")
+        let pulled = source.framesPulled
+        try await waitUntil("pulls paced without the device") { source.framesPulled > pulled + PulseServer.rate / 2 }
+
+        try await server.restart()
+        try await waitUntil("a line that sound is back") { warnings.withLock { $0.contains { $0.contains("sound output is back") } } }
+        let recording = server.folder.path("after.raw")
+        let recorder = try server.record(to: recording)
+        let written = source.clicksWritten
+        try await waitUntil("clicks after the return") { source.clicksWritten >= written + 3 }
+        try await Task.sleep(for: .milliseconds(200))  // what was queued reaches the recording
+        recorder.interrupt()
+        _ = try await recorder.exit()
+        #expect(ClickTrack.onsets(try ClickTrack.read(recording), channel: 0).count >= 2)
+        #expect(warnings.withLock { $0.count } == 2, "one line when lost, one when back: \(warnings.withLock { $0 })")
+    }
+}
+
+/// ALSA's `pulse` plugin (Debian's libasound2-plugins).
+enum ALSAPulsePlugin {
+    static var isInstalled: Bool {
+        ["/usr/lib/x86_64-linux-gnu/alsa-lib", "/usr/lib/aarch64-linux-gnu/alsa-lib", "/usr/lib/alsa-lib"]
+            .contains { FileManager.default.fileExists(atPath: "\($0)/libasound_module_pcm_pulse.so") }
+    }
+}

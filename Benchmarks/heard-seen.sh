@@ -71,7 +71,7 @@ LIVE_JOIN=${LIVE_JOIN:-8}    # seconds after the live step's script starts that 
 LINK_MS=${LINK_MS:-50}       # B's party connection: one-way delay each way (tandem bench link) …
 JITTER_MS=${JITTER_MS:-20}   # … ± this, uniform per chunk, never reordering
 
-scripts/install-deps.sh pulseaudio pulseaudio-utils mpv xdotool x11-utils chromium chromium-driver >&2
+scripts/install-deps.sh pulseaudio pulseaudio-utils libasound2-plugins mpv xdotool x11-utils chromium chromium-driver >&2
 if [ -z "${TANDEM:-}" ]; then swift build -c release --product tandem >&2; fi
 tandem=$(realpath "${TANDEM:-$(swift build -c release --show-bin-path)/tandem}")
 py=(python3 "$root/Benchmarks/heard_seen.py")

@@ -53,4 +53,29 @@ struct SoundDevicesTests {
         #expect(lines.first?.hasPrefix("no sound output (pulse: PulseAudio: ") == true, "\(lines)")
         #expect(lines.first?.hasSuffix("): playing muted") == true)
     }
+
+    /// `--ao=alsa,pulse` where ALSA has no such device: the next output opens, without a warning.
+    @Test func anOutputThatDoesNotOpenGivesWayToTheNext() async throws {
+        let server = try await PulseServer()
+        defer { Task { await server.stop() } }
+        let warnings = Mutex<[String]>([])
+        let options = SoundOptions(outputs: AudioOutputChoice(drivers: [.alsa, .pulse]),
+                                   pulse: PulsePlace(server: server.address, sink: PulseServer.leftSink),
+                                   alsa: ALSAPlace(device: "tandem_no_such_device"))
+        let opened = SoundDevices.open(options, warn: { line in warnings.withLock { $0.append(line) } })
+        let device = try #require(opened)
+        defer { device.stop() }
+        #expect(device.output?.driver == "pulse")
+        #expect(warnings.withLock { $0 }.isEmpty)
+
+        // Neither opens: one line naming both.
+        let none = SoundOptions(outputs: AudioOutputChoice(drivers: [.alsa, .pulse]),
+                                pulse: PulsePlace(server: "unix:\(temporarySocketPath("no-pulse"))"),
+                                alsa: ALSAPlace(device: "tandem_no_such_device"))
+        #expect(SoundDevices.open(none, warn: { line in warnings.withLock { $0.append(line) } }) == nil)
+        let lines = warnings.withLock { $0 }
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("no sound output (alsa: ALSA tandem_no_such_device: cannot open it (") == true, "\(lines)")
+        #expect(lines.first?.contains("; pulse: PulseAudio: ") == true, "\(lines)")
+    }
 }

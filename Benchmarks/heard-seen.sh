@@ -12,7 +12,7 @@
 #            what the members' own --json status said meanwhile, and each member stream's underruns
 #            from the sound server's debug log.
 #   seen     The same party, the two windows moved side by side on one Xvfb screen and grabbed together
-#            (`ffmpeg -f x11grab -framerate 60`, the middle third of both); the clip's frames carry their
+#            (`ffmpeg -f x11grab -framerate 61`, the middle third of both: see GRAB_FPS); the clip's frames carry their
 #            number as a bar code (16 cells, the number's bits over their complement). Prints the frame
 #            difference A − B once settled (3 s after a command): mean, max, share ≥ 2 frames.
 #   lipsync  One `tandem play` (window, sound through PulseAudio) and one `mpv --ao=pulse` on a clip with
@@ -33,7 +33,7 @@
 #            window of ten) on loopback; member A joins at once, member B LIVE_JOIN s later with its party
 #            connection through `tandem bench link` (LINK_MS ± JITTER_MS each way). Prints the lags as
 #            `heard`, with B's join as a step: how soon after joining B is heard in sync, and p95 after.
-#            Seen too: once B's window is up, both windows side by side grabbed at 60 fps, the stream's
+#            Seen too: once B's window is up, both windows side by side grabbed at GRAB_FPS, the stream's
 #            own frames (the clip's code) compared as in `seen`.
 #   sanity   The method's own error: a WAV whose right channel is the left delayed by 1.2345 ms, played
 #            into `rec` (must read +1.2345); one player's sound on both channels through the two remap
@@ -56,6 +56,10 @@
 #                     latency at MS: the sink's latency is then not set by the player under test
 #   MPV_OPTS="…"      extra mpv options in lipsync/sanity;  KEEP=DIR  keep the captures and per-window tables
 #   CACHE=DIR         where the clips are made once (default bench-out/heard-seen)
+#   GRAB_FPS          the side-by-side grabs' rate (seen, browser-seen, live; default 61): off the clip's 60 so
+#                     that the grab instants sweep every phase of its frames each second. At 60 the figures
+#                     depend on where the grab's fixed phase falls against the windows' updates (mean |A−B|
+#                     0.05 in one run, 0.31 in the next, for the same build): 61 measures their average.
 #   SDL_AUDIODRIVER   default pulseaudio;  PULSE_LOG_LEVEL  the sound server's (default debug: underruns)
 # Run it with nothing else on the machine for figures; say so when something else ran.
 set -euo pipefail
@@ -65,6 +69,7 @@ steps=${*:-heard seen lipsync}
 HEARD_SCRIPT=${HEARD_SCRIPT:-"play@1,pause@9,play@12,seek:30@16,seek:8@22,rate:1.25@27,rate:1@33,pause@39,play@41,end@46"}
 SEEN_SCRIPT=${SEEN_SCRIPT:-"play@1,pause@16,play@18,seek:35@22,end@37"}
 LIP_CASES=${LIP_CASES:-"tandem mpv tandem:PULSE_LATENCY_MSEC=150 mpv:--pulse-buffer=95 tandem:PULSE_LATENCY_MSEC=160"}
+GRAB_FPS=${GRAB_FPS:-61}
 SETTLE=${SETTLE:-3}   # seconds the members get after both windows are up, before the first command
 LIVE_SCRIPT=${LIVE_SCRIPT:-"play@1,pause@22,play@25,end@40"}  # the live step's host commands
 LIVE_JOIN=${LIVE_JOIN:-8}    # seconds after the live step's script starts that B joins (the issue's late joiner)

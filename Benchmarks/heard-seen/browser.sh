@@ -67,7 +67,7 @@ browser_seen() {
     xdotool windowmove "$win_a" $((px - pw)) "$pt"
     sleep "$SETTLE"
     local gw=$((2 * pw)) gh=$((ph / 3))
-    ffmpeg -v error -y -copyts -f x11grab -framerate 60 -draw_mouse 0 -video_size "${gw}x${gh}" -i "$DISPLAY+$((px - pw)),$((pt + gh))" \
+    ffmpeg -v error -y -copyts -f x11grab -framerate "$GRAB_FPS" -draw_mouse 0 -video_size "${gw}x${gh}" -i "$DISPLAY+$((px - pw)),$((pt + gh))" \
         -vf "format=gray,scale=iw/4:ih/4:flags=area" -fps_mode passthrough -enc_time_base:v 1:1000000 -c:v rawvideo \
         -f nut "$work/browser-seen.nut" < /dev/null &
     grab=$!

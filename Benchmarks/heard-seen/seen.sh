@@ -20,7 +20,7 @@ seen() {
 
 # grab_side_by_side OUT: windows win_a and win_b side by side (without a window manager they open
 # centred, one over the other), the middle third of both (where the clip's code is) grabbed together at
-# 60 fps into OUT, kept at 1/4 size, gray. Sets grab (its pid) and grab_geometry (for `heard_seen.py seen`).
+# GRAB_FPS into OUT, kept at 1/4 size, gray. Sets grab (its pid) and grab_geometry (for `heard_seen.py seen`).
 grab_side_by_side() {
     local wa ha wb hb
     eval "$(xdotool getwindowgeometry --shell "$win_a" | sed -n 's/^WIDTH=/wa=/p; s/^HEIGHT=/ha=/p')"
@@ -31,7 +31,7 @@ grab_side_by_side() {
     echo "windows: A ${wa}x${ha} at 0,0; B ${wb}x${hb} at $wa,0 (video fills each: the clip is 16:9 and so are they)"
     local gw=$((wa + wb)) gh=$(( (ha < hb ? ha : hb) / 3 ))
     gw=$((gw / 4 * 4)); gh=$((gh / 4 * 4))
-    ffmpeg -v error -y -copyts -f x11grab -framerate 60 -draw_mouse 0 -video_size "${gw}x${gh}" -i "$DISPLAY+0,$gh" \
+    ffmpeg -v error -y -copyts -f x11grab -framerate "$GRAB_FPS" -draw_mouse 0 -video_size "${gw}x${gh}" -i "$DISPLAY+0,$gh" \
         -vf "format=gray,scale=iw/4:ih/4:flags=area" -fps_mode passthrough -enc_time_base:v 1:1000000 -c:v rawvideo \
         -f nut "$1" < /dev/null &
     grab=$!

@@ -65,8 +65,9 @@ def seen(path, geometry, command_log, tsv=None, settle=3.0):
     print("|---|---|---|---|---|---|---|")
     print(f"| {len(d)} | {d.mean():+.3f} | {ad.mean():.3f} | {percentile(list(ad), 0.95):.0f} | {ad.max():.0f} | "
           f"{(ad >= 2).mean() * 100:.2f} % | {(ad >= 1).mean() * 100:.1f} % |")
-    # each window on its own: how its number moves from one grab to the next (1/60 s apart, like the
-    # clip's frames): steps of 0 are a picture shown twice, ≥ 2 a picture never shown
+    # each window on its own: how its number moves from one grab to the next (about a clip frame apart:
+    # at 60 fps steps of 0 are a picture shown twice, ≥ 2 a picture never shown; at the default 61, one
+    # grab in 61 sees a picture twice anyway)
     for label, k in (("A", 1), ("B", 2)):
         steps = [read[i][k] - read[i - 1][k] for i in range(1, len(read)) if read[i][3] >= settle and read[i - 1][3] >= settle]
         steps = [x for x in steps if 0 <= x <= 10]

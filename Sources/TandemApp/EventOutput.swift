@@ -69,8 +69,8 @@ package final class EventOutput: Sendable {
     }
 
     /// Pictures the window drew or skipped (printed before the end summary, which stays last).
-    package func window(shownFrames: Int, skippedFrames: Int) {
-        emit(.window(shownFrames: shownFrames, skippedFrames: skippedFrames))
+    package func window(shownFrames: Int, skippedFrames: Int, delayedFrames: Int = 0, refreshRate: Double? = nil) {
+        emit(.window(shownFrames: shownFrames, skippedFrames: skippedFrames, delayedFrames: delayedFrames, refreshRate: refreshRate))
     }
 
     private func drawStatus(player: Player, lastFrame: Double?) {

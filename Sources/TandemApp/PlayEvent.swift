@@ -12,8 +12,9 @@ package enum PlayEvent: Encodable, Sendable, Equatable {
     case firstFrame(position: Double, sinceStartSeconds: Double)
     case warning(message: String)
     case ended
-    /// Pictures the window drew or skipped.
-    case window(shownFrames: Int, skippedFrames: Int)
+    /// Pictures the window drew or skipped; with display sync (a refresh grid learned from vsync), the
+    /// display's rate and the pictures shown a refresh late.
+    case window(shownFrames: Int, skippedFrames: Int, delayedFrames: Int, refreshRate: Double?)
     /// The summary, always the last line.
     case end(PlayEnd)
 
@@ -55,10 +56,14 @@ package enum PlayEvent: Encodable, Sendable, Equatable {
             try c.encode(message, forKey: "message")
         case .ended:
             try c.encode(event: "ended")
-        case .window(let shownFrames, let skippedFrames):
+        case .window(let shownFrames, let skippedFrames, let delayedFrames, let refreshRate):
             try c.encode(event: "window")
             try c.encode(shownFrames, forKey: "shownFrames")
             try c.encode(skippedFrames, forKey: "skippedFrames")
+            if let refreshRate {
+                try c.encode((refreshRate * 1000).rounded() / 1000, forKey: "refreshRate")
+                try c.encode(delayedFrames, forKey: "delayedFrames")
+            }
         case .end(let end):
             try c.encode(event: "end")
             try c.encode(end.videoFrames, forKey: "videoFrames")

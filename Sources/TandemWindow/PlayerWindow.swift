@@ -70,6 +70,15 @@ public final class PlayerWindow {
     private let ttfStarted: Bool
     /// SDL's name for the renderer in use ("opengl", "opengles2", "software"…).
     public let rendererName: String
+    /// The renderer waits for the display's refresh on present (SDL_RENDERER_PRESENTVSYNC granted).
+    let vsync: Bool
+    /// `glFinish` of the renderer's OpenGL context (nil for other renderers): after a present, it waits
+    /// until the picture is swapped in, so the return marks the refresh it was shown on.
+    let finishGL: (@convention(c) () -> Void)?
+    /// The display's refreshes as learned from the presents (``RefreshLearner``); nil: none learned.
+    var refresh: RefreshLearner?
+    /// The first drawing probed the refresh (once per window).
+    var refreshProbed = false
     let clock = MonotonicTimeSource()
 
     /// Opens a resizable window centred on the first display.
@@ -125,6 +134,8 @@ public final class PlayerWindow {
         overlay = OverlayRenderer(renderer: renderer, fontPath: ttfStarted ? OverlayRenderer.defaultFontPath : nil, logger: logger)
         var info = SDL_RendererInfo()
         rendererName = SDL_GetRendererInfo(renderer, &info) == 0 ? info.name.map { String(cString: $0) } ?? "?" : "?"
+        vsync = info.flags & SDL_RENDERER_PRESENTVSYNC.rawValue != 0
+        finishGL = Self.glFinish(rendererName)
         logger.debug("SDL renderer \(rendererName), video driver \(String(cString: SDL_GetCurrentVideoDriver()))")
     }
 
@@ -251,10 +262,16 @@ public final class PlayerWindow {
         let overlayDue = layout != lastLayout
             && now - lastRender >= (flowing ? Self.overlayWaitWhilePlaying : Self.overlayRefreshInterval)
         guard force || dirty || picturesChanged || overlayDue else { return }
+        if !refreshProbed { probeRefreshes(scene, size: size, layout: layout) }
         compose(scene, size: size, layout: layout)
+        let presentedAt = clock.now()
         SDL_RenderPresent(renderer)
-        let shownAt = clock.now()
-        for (sink, picture) in picturesDrawn { sink.shown(picture, at: shownAt) }
+        let shownAt = presented()
+        let grid = refresh?.grid
+        for (sink, picture) in picturesDrawn {
+            if sink.shown(picture, presentedAt: presentedAt, at: shownAt) { statistics.delayedPictures += 1 }
+            sink.setRefreshGrid(grid)
+        }
         picturesDrawn.removeAll(keepingCapacity: true)
         lastLayout = layout
         lastPictures = pictures

@@ -31,6 +31,7 @@ public final class WindowVideoSink: VideoSink {
     private let clock = MonotonicTimeSource()
     /// ``presentationDelay`` as `Double` bits (written by the window's thread only).
     private let delayBits = Atomic<UInt64>(0)
+    private let grid = Mutex<RefreshGrid?>(nil)
     /// Display-matrix rotation of the stream, degrees counter-clockwise (`StreamInfo.rotation`).
     public let rotation: Double
 
@@ -60,13 +61,31 @@ public final class WindowVideoSink: VideoSink {
     /// picture under Xvfb, where lip sync read the flash 5 ms after the click without it. Smoothed.
     public var presentationDelay: Double { Double(bitPattern: delayBits.load(ordering: .relaxed)) }
 
-    /// The window showed `picture` at `hostTime` (its `SDL_RenderPresent` returned then). Window thread only.
-    func shown(_ picture: Picture, at hostTime: Double) {
-        let sample = hostTime - picture.storedAt
-        guard sample >= 0, sample <= Self.delaySampleLimit else { return }
+    /// The display's refreshes, when the window showing this sink's pictures knows them: the presenter
+    /// then aims each picture at one (``RefreshGrid``).
+    public var refreshGrid: RefreshGrid? { grid.withLock { $0 } }
+
+    /// Set by the window after each present (nil when it shows no grid). Window thread only.
+    func setRefreshGrid(_ refreshes: RefreshGrid?) { grid.withLock { $0 = refreshes } }
+
+    /// The window showed `picture`: it called `SDL_RenderPresent` at `presentedAt`, which returned at
+    /// `hostTime`. Without a refresh grid the delay counts to the return (the picture is on screen
+    /// then); with one, to the call (the wait for the refresh is the presenter's aim, not the
+    /// drawing). True when, with a grid, the picture came a refresh or more after the one it was
+    /// aimed at (the one before was shown again). Window thread only.
+    @discardableResult
+    func shown(_ picture: Picture, presentedAt: Double, at hostTime: Double) -> Bool {
+        let refreshes = refreshGrid
         let current = presentationDelay
-        let next = current == 0 ? sample : current + Self.delaySmoothing * (sample - current)
-        delayBits.store(next.bitPattern, ordering: .relaxed)
+        let sample = (refreshes == nil ? hostTime : presentedAt) - picture.storedAt
+        if sample >= 0, sample <= Self.delaySampleLimit {
+            let next = current == 0 ? sample : current + Self.delaySmoothing * (sample - current)
+            delayBits.store(next.bitPattern, ordering: .relaxed)
+        }
+        guard let refreshes else { return false }
+        // Handed over `current` before the refresh it was aimed at.
+        let aimed = refreshes.nearest(to: picture.storedAt + current)
+        return hostTime - aimed > refreshes.period / 2
     }
 
     /// How far each drawing moves the estimate: about the last twenty pictures' average, so one slow

@@ -19,12 +19,15 @@ import TestSupport
         stats.audioSamples = 480_000
         stats.droppedFrames = 2
         output.window(shownFrames: 298, skippedFrames: 1)
+        // With display sync: the display's rate and the pictures shown a refresh late.
+        output.window(shownFrames: 298, skippedFrames: 1, delayedFrames: 3, refreshRate: 1 / (1 / 59.9401))
         output.finished(stats: stats, mediaSeconds: 10.00049, wallSeconds: 10.1234)
         #expect(recorder.lines == [
             #"{"event":"window","shownFrames":298,"skippedFrames":1}"#,
+            #"{"delayedFrames":3,"event":"window","refreshRate":59.94,"shownFrames":298,"skippedFrames":1}"#,
             #"{"audioSamples":480000,"droppedFrames":2,"durationSeconds":10,"event":"end","videoFrames":300,"wallSeconds":10.123,"warnings":0}"#,
         ])
-        let end = try JSONDecoder().decode(End.self, from: Data(recorder.lines[1].utf8))
+        let end = try JSONDecoder().decode(End.self, from: Data(recorder.lines[2].utf8))
         #expect(end == End(event: "end", videoFrames: 300, audioSamples: 480_000, droppedFrames: 2,
                            durationSeconds: 10, wallSeconds: 10.123))
     }

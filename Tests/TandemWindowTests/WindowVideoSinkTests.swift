@@ -1,4 +1,5 @@
 import FFmpegKit
+import PlayerCore
 import Testing
 @testable import TandemWindow
 
@@ -38,12 +39,31 @@ struct WindowVideoSinkTests {
         #expect(sink.presentationDelay == 0)
         sink.store(TestMedia.solidFrame(width: 2, height: 2, y: 16, u: 128, v: 128), position: 0)
         let picture = try #require(sink.latest())
-        sink.shown(picture, at: picture.storedAt + 0.006)
+        sink.shown(picture, presentedAt: picture.storedAt + 0.006, at: picture.storedAt + 0.006)
         #expect(abs(sink.presentationDelay - 0.006) < 1e-9)  // the first drawing is the estimate
-        sink.shown(picture, at: picture.storedAt + 0.2)     // waited on something else: not a drawing
+        sink.shown(picture, presentedAt: picture.storedAt + 0.2, at: picture.storedAt + 0.2)     // waited on something else: not a drawing
         #expect(abs(sink.presentationDelay - 0.006) < 1e-9)
-        for _ in 0..<200 { sink.shown(picture, at: picture.storedAt + 0.004) }
+        for _ in 0..<200 { sink.shown(picture, presentedAt: picture.storedAt + 0.004, at: picture.storedAt + 0.004) }
         #expect(abs(sink.presentationDelay - 0.004) < 1e-5)  // follows the drawings, smoothed
+    }
+
+    /// On a display whose refreshes the window knows, the drawing counts to the present call (the wait
+    /// for the refresh is the presenter's aim), and a picture shown a refresh after its aim is delayed.
+    @Test func withARefreshGridTheDrawingEndsAtThePresentCall() throws {
+        let sink = WindowVideoSink()
+        sink.store(TestMedia.solidFrame(width: 2, height: 2, y: 16, u: 128, v: 128), position: 0)
+        let picture = try #require(sink.latest())
+        let period = 1.0 / 60
+        // A refresh 5 ms after the picture came: handed over for it.
+        sink.setRefreshGrid(RefreshGrid(period: period, anchor: picture.storedAt + 0.005))
+        #expect(sink.refreshGrid?.period == period)
+        let onTime = sink.shown(picture, presentedAt: picture.storedAt + 0.003, at: picture.storedAt + 0.005)
+        #expect(abs(sink.presentationDelay - 0.003) < 1e-9)
+        #expect(!onTime)
+        // The same picture's present returning a refresh later: the one before it was shown again.
+        #expect(sink.shown(picture, presentedAt: picture.storedAt + 0.003, at: picture.storedAt + 0.005 + period))
+        sink.setRefreshGrid(nil)
+        #expect(sink.refreshGrid == nil)
     }
 
     @Test func finishAndClear() {

@@ -71,6 +71,10 @@ final class VideoPresenter: Sendable {
             }
             // The clock where this picture will be seen: the sink's own delay ahead.
             let lead = min(max(sink.presentationDelay, 0), Self.maxPresentationLead)
+            if let grid = sink.refreshGrid, grid.period > 0 {
+                presentOnRefresh(head, frame, grid: grid, lead: lead, clock: clock, at: now, serial: serial)
+                continue
+            }
             let master = clock.position(at: now + lead)
             if frame.position > master + Self.dueTolerance {
                 let wait = (frame.position - master) / max(clock.rate(at: now), Self.minimumWaitRate)
@@ -86,6 +90,26 @@ final class VideoPresenter: Sendable {
             present(head, frame, at: now, serial: serial, seenAt: now + lead)
         }
         sink.finish()
+    }
+
+    /// With a display's refreshes known: the picture is aimed at the refresh nearest its instant and
+    /// handed over `lead` (the sink's drawing) before that refresh; of two pictures aimed at one
+    /// refresh only the later is shown.
+    private func presentOnRefresh(_ head: Queued<VideoFrame>, _ frame: VideoFrame, grid: RefreshGrid, lead: Double,
+                                  clock: MediaClock, at now: Double, serial: Int) {
+        let rate = max(clock.rate(at: now), Self.minimumWaitRate)
+        let position = clock.position(at: now)
+        let target = grid.nearest(to: now + (frame.position - position) / rate)
+        if target - lead > now + Self.dueTolerance {
+            Thread.sleep(forTimeInterval: min(target - lead - now, Self.maxSleep))
+            return
+        }
+        if let next = frames.peekSecond(), next.serial == serial, case .payload(let nextFrame) = next.entry,
+           grid.nearest(to: now + (nextFrame.position - position) / rate) - lead <= now + Self.dueTolerance {
+            if frames.pop(expecting: head) { control.send { $0.pictureDropped(serial: serial) } }
+            return
+        }
+        present(head, frame, at: now, serial: serial, seenAt: target)
     }
 
     /// Takes `head` off the queue and shows it, unless a seek flushed it since it was peeked.

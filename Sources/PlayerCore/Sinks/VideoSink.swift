@@ -8,10 +8,16 @@ public protocol VideoSink: AnyObject, Sendable {
     /// drawing): the presenter hands each picture this much before its instant, so that it is *seen*
     /// on time, as the sound is heard on time. 0 for sinks that show nothing.
     var presentationDelay: Double { get }
+    /// The refreshes the sink's pictures are shown on, once it knows them (a window whose presents
+    /// wait for the display's refresh). With a grid, ``presentationDelay`` is the drawing without the
+    /// wait for the refresh, and the presenter hands each picture that much before the refresh
+    /// nearest its instant. Nil: pictures are seen when drawn (no vsync, or not learned yet).
+    var refreshGrid: RefreshGrid? { get }
 }
 
 extension VideoSink {
     public var presentationDelay: Double { 0 }
+    public var refreshGrid: RefreshGrid? { nil }
 }
 
 /// Discards pictures (headless playback that only needs the clock and the counters).

@@ -49,7 +49,8 @@ extension PlaySession {
         let windowStats = await display?.window.statistics
         await display?.close()
         if let windowStats {
-            session.output.window(shownFrames: windowStats.shownPictures, skippedFrames: windowStats.skippedPictures)
+            session.output.window(shownFrames: windowStats.shownPictures, skippedFrames: windowStats.skippedPictures,
+                                  delayedFrames: windowStats.delayedPictures, refreshRate: windowStats.refreshPeriod.map { 1 / $0 })
         }
         session.output.finished(stats: session.totals, mediaSeconds: session.mediaSeconds,
                                 wallSeconds: MonotonicTimeSource().now() - wallStart)

@@ -86,4 +86,9 @@ package final class FanOutVideoSink: VideoSink {
     package func finish() { sinks.forEach { $0.finish() } }
     /// The slowest sink's: the picture is on every screen by its instant.
     package var presentationDelay: Double { sinks.reduce(0) { max($0, $1.presentationDelay) } }
+    /// A single screen's refreshes: with several, no one grid holds for all.
+    package var refreshGrid: RefreshGrid? {
+        let grids = sinks.compactMap(\.refreshGrid)
+        return grids.count == 1 ? grids[0] : nil
+    }
 }

@@ -58,10 +58,12 @@ final class RecordingVideoSink: VideoSink {
     private let state = Mutex<(records: [Record], buffer: [UInt8])>(([], []))
     let hashing: Bool
     let presentationDelay: Double
+    let refreshGrid: RefreshGrid?
 
-    init(hashing: Bool = true, presentationDelay: Double = 0) {
+    init(hashing: Bool = true, presentationDelay: Double = 0, refreshGrid: RefreshGrid? = nil) {
         self.hashing = hashing
         self.presentationDelay = presentationDelay
+        self.refreshGrid = refreshGrid
     }
 
     func present(_ frame: VideoFrame, hostTime: Double) {

@@ -56,6 +56,55 @@ struct PulseOutputTests {
         #expect(median < Self.heardTogether, "heard apart by \(median * 1000) ms (median), up to \(worst * 1000) ms: \(lags.map { ($0 * 1e4).rounded() / 10 })")
     }
 
+    /// A stream moved to another sink mid-play (`pactl move-sink-input`, as a desktop's sound settings
+    /// move it when a headset connects): the output names its new sink, plays on without a loss or a
+    /// reopening, and its clicks are heard on the new sink where a reference output's are.
+    @Test func aStreamMovedMidPlayIsHeardOnTimeOnItsNewSink() async throws {
+        let server = try await PulseServer()
+        defer { Task { await server.stop() } }
+        // A second mono sink on the recording's right channel.
+        try await server.pactl(["load-module", "module-remap-sink", "sink_name=right2", "master=\(PulseServer.recordingSink)",
+                                "channels=1", "master_channel_map=front-right", "channel_map=mono", "remix=no"])
+        let recording = server.folder.path("rec.raw")
+        let recorder = try server.record(to: recording)
+        let warnings = Mutex<[String]>([])
+        let start = ClickSource.now() + 0.5
+        let reference = try StreamSoundDevice.pulse(preferredChannels: 1, place: PulsePlace(server: server.address, sink: PulseServer.leftSink),
+                                                    warn: { _ in })
+        let moving = try StreamSoundDevice.pulse(preferredChannels: 1, place: PulsePlace(server: server.address, sink: PulseServer.rightSink,
+                                                                                        buffer: 0.12),
+                                                 warn: { line in warnings.withLock { $0.append(line) } })
+        let sources = [ClickSource(sink: reference, start: start), ClickSource(sink: moving, start: start)]
+        for (sink, source) in zip([reference, moving], sources) {
+            sink.start(source, format: sink.format(sourceRate: PulseServer.rate, sourceChannels: 1))
+        }
+        try await waitUntil("clicks before the move", within: 30) { sources[1].clicksWritten >= 3 }
+        #expect(moving.output?.device == PulseServer.rightSink)
+
+        let sinks = try await server.pactl(["list", "short", "sinks"]).split(separator: "\n").map { $0.split(separator: "\t") }
+        let rightIndex = try #require(sinks.first { $0.count > 1 && $0[1] == Substring(PulseServer.rightSink) }?.first)
+        let inputs = try await server.pactl(["list", "short", "sink-inputs"]).split(separator: "\n").map { $0.split(separator: "\t") }
+        let input = try #require(inputs.first { $0.count > 1 && $0[1] == rightIndex }?.first)
+        try await server.pactl(["move-sink-input", String(input), "right2"])
+        try await waitUntil("the output to name its new sink") { moving.output?.device == "right2" }
+        let moved = sources[1].clicksWritten
+        try await waitUntil("clicks after the move", within: 30) { sources[1].clicksWritten >= moved + 6 }
+        try await Task.sleep(for: .milliseconds(300))  // what was queued reaches the recording
+        reference.stop()
+        moving.stop()
+        recorder.interrupt()
+        _ = try await recorder.exit()
+
+        let samples = try ClickTrack.read(recording)
+        let lags = ClickTrack.lags(left: ClickTrack.onsets(samples, channel: 0), right: ClickTrack.onsets(samples, channel: 1))
+        print("moved stream heard after the reference (ms):", lags.map { ($0 * 1e4).rounded() / 10 })
+        let after = Array(lags.suffix(5))
+        #expect(after.count == 5, "clicks on both sides after the move: \(lags)")
+        let median = after.isEmpty ? .infinity : after.map(abs).sorted()[after.count / 2]
+        #expect(median < Self.heardTogether, "after the move, heard apart by \(median * 1000) ms (median): \(lags)")
+        #expect(warnings.withLock { $0 }.isEmpty, "no loss, no reopening: \(warnings.withLock { $0 })")
+    }
+
     /// No server: a clear error naming PulseAudio, and the caller goes on to the next output.
     @Test func noServerIsAClearError() throws {
         let missing = "unix:\(temporarySocketPath("no-pulse"))"

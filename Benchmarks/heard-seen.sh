@@ -60,6 +60,9 @@
 #                     that the grab instants sweep every phase of its frames each second. At 60 the figures
 #                     depend on where the grab's fixed phase falls against the windows' updates (mean |A−B|
 #                     0.05 in one run, 0.31 in the next, for the same build): 61 measures their average.
+#   X_SERVER=dummy    Xorg with its dummy driver instead of Xvfb: its Present extension paces the windows'
+#                     swaps on a fake vblank (about 60 Hz), so a window learns a refresh grid and places its
+#                     pictures on it (display sync); Xvfb paces nothing and gives SDL no refresh rate
 #   SDL_AUDIODRIVER   default pulseaudio;  PULSE_LOG_LEVEL  the sound server's (default debug: underruns)
 # Run it with nothing else on the machine for figures; say so when something else ran.
 set -euo pipefail
@@ -70,13 +73,15 @@ HEARD_SCRIPT=${HEARD_SCRIPT:-"play@1,pause@9,play@12,seek:30@16,seek:8@22,rate:1
 SEEN_SCRIPT=${SEEN_SCRIPT:-"play@1,pause@16,play@18,seek:35@22,end@37"}
 LIP_CASES=${LIP_CASES:-"tandem mpv tandem:PULSE_LATENCY_MSEC=150 mpv:--pulse-buffer=95 tandem:PULSE_LATENCY_MSEC=160"}
 GRAB_FPS=${GRAB_FPS:-61}
+X_SERVER=${X_SERVER:-xvfb}
 SETTLE=${SETTLE:-3}   # seconds the members get after both windows are up, before the first command
 LIVE_SCRIPT=${LIVE_SCRIPT:-"play@1,pause@22,play@25,end@40"}  # the live step's host commands
 LIVE_JOIN=${LIVE_JOIN:-8}    # seconds after the live step's script starts that B joins (the issue's late joiner)
 LINK_MS=${LINK_MS:-50}       # B's party connection: one-way delay each way (tandem bench link) …
 JITTER_MS=${JITTER_MS:-20}   # … ± this, uniform per chunk, never reordering
 
-scripts/install-deps.sh pulseaudio pulseaudio-utils libasound2-plugins mpv xdotool x11-utils chromium chromium-driver >&2
+scripts/install-deps.sh pulseaudio pulseaudio-utils libasound2-plugins mpv xdotool x11-utils chromium chromium-driver \
+    $([ "$X_SERVER" != dummy ] || echo xserver-xorg-core xserver-xorg-video-dummy) >&2
 if [ -z "${TANDEM:-}" ]; then swift build -c release --product tandem >&2; fi
 tandem=$(realpath "${TANDEM:-$(swift build -c release --show-bin-path)/tandem}")
 py=(python3 "$root/Benchmarks/heard_seen.py")

@@ -25,9 +25,39 @@ fg() { "$@" & local p=$!; pids+=($p); wait "$p"; }
 
 wait_for() { for _ in $(seq 400); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.05; done; echo "timed out waiting for $2 in $1" >&2; exit 1; }
 
-start_x() {   # start_x WIDTH HEIGHT: a private X server, DISPLAY exported
+start_x() {   # start_x WIDTH HEIGHT: a private X server (X_SERVER: Xvfb, or Xorg's dummy driver), DISPLAY exported
     : > "$work/display"
-    Xvfb -displayfd 3 -screen 0 "$1x$2x24" -nolisten tcp 3> "$work/display" > "$work/xvfb.log" 2>&1 &
+    if [ "$X_SERVER" = dummy ]; then
+        # A 60 Hz mode of the screen's size; the server's Present extension paces the windows' swaps on a
+        # fake vblank of its own (about 60 Hz, on the server's millisecond timers), which Xvfb does not.
+        cat > "$work/xorg.conf" <<EOF
+Section "Device"
+    Identifier "dummy"
+    Driver "dummy"
+    VideoRam 256000
+EndSection
+Section "Monitor"
+    Identifier "monitor"
+    HorizSync 5.0 - 1000.0
+    VertRefresh 5.0 - 200.0
+    $(gtf "$1" "$2" 60 -x | grep Modeline)
+EndSection
+Section "Screen"
+    Identifier "screen"
+    Device "dummy"
+    Monitor "monitor"
+    DefaultDepth 24
+    SubSection "Display"
+        Depth 24
+        Modes "$1x$2_60.00"
+        Virtual $1 $2
+    EndSubSection
+EndSection
+EOF
+        Xorg -displayfd 3 -config "$work/xorg.conf" -logfile "$work/xorg.log" -nolisten tcp -noreset 3> "$work/display" > "$work/xvfb.log" 2>&1 &
+    else
+        Xvfb -displayfd 3 -screen 0 "$1x$2x24" -nolisten tcp 3> "$work/display" > "$work/xvfb.log" 2>&1 &
+    fi
     pids+=($!)
     for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.05; done
     export DISPLAY=:$(head -1 "$work/display")

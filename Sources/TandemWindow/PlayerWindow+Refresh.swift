@@ -36,10 +36,12 @@ extension PlayerWindow {
         return now
     }
 
-    /// 1 / the rate SDL gives for the window's display (nil when it gives none).
+    /// 1 / the rate SDL gives for the current mode of the window's display (nil when it gives none).
+    /// (Not `SDL_GetWindowDisplayMode`: that is the mode the window would take in exclusive fullscreen.)
     var nominalRefreshPeriod: Double? {
         var mode = SDL_DisplayMode()
-        guard SDL_GetWindowDisplayMode(window, &mode) == 0, mode.refresh_rate > 0 else { return nil }
+        let display = SDL_GetWindowDisplayIndex(window)
+        guard display >= 0, SDL_GetCurrentDisplayMode(display, &mode) == 0, mode.refresh_rate > 0 else { return nil }
         return 1 / Double(mode.refresh_rate)
     }
 

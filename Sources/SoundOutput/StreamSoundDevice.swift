@@ -22,6 +22,8 @@ public final class StreamSoundDevice: SoundDevice {
         /// Paces the players while the output is away.
         var fallback: NullAudioSink?
         var format: AudioFormat
+        /// The format the players last asked for (the output may play another: ALSA's nearest rate).
+        var asked: AudioFormat?
         var started = false
         var stopped = false
     }
@@ -70,7 +72,8 @@ public final class StreamSoundDevice: SoundDevice {
     public func format(sourceRate: Int, sourceChannels: Int) -> AudioFormat {
         let wanted = AudioFormat(sampleRate: sourceRate, channels: min(max(sourceChannels, 1), 8), sample: .float32)
         let reopen = state.withLock { s -> (any SoundStream)? in
-            guard !s.started, !s.stopped, s.stream != nil, s.format != wanted else { return nil }
+            guard !s.started, !s.stopped, s.stream != nil, s.format != wanted, s.asked != wanted else { return nil }
+            s.asked = wanted
             s.format = wanted
             defer { s.stream = nil }
             return s.stream

@@ -42,27 +42,28 @@ import Testing
         await player.close()
     }
 
-    /// On a display whose refreshes the sink knows (60 Hz, a refresh 4 ms after the clock's start), the
-    /// picture due at 100 + 1/30 is aimed at the refresh nearest it, 100.0373 (3.9 ms later; the one
-    /// before is 12.7 ms earlier), and handed over the sink's 2 ms drawing before that refresh, not
-    /// before its own instant.
+    /// On a display whose refreshes the sink knows (60 Hz, a refresh 8 ms after the clock's start), the
+    /// picture due at 100 + 1/30 is aimed at the refresh nearest it, 100.0413 (8.0 ms later; the one
+    /// before is 8.7 ms earlier), and handed over the sink's 2 ms drawing and a quarter refresh before
+    /// that refresh, not before its own instant.
     @Test func aPictureIsAimedAtTheRefreshNearestItsInstant() async throws {
         let time = ObservedTimeSource(99)
-        let grid = RefreshGrid(period: 1.0 / 60, anchor: 100.004)
+        let grid = RefreshGrid(period: 1.0 / 60, anchor: 100.008)
         let sink = RecordingVideoSink(hashing: false, presentationDelay: 0.002, refreshGrid: grid)
         let player = try await Player.open(TestMedia.path("video-only.mp4"),
                                            options: PlayerOptions(videoSink: sink, audioSink: nil, timeSource: time))
         await player.schedule(position: 1.0, at: 100)
         let next = 1.0 + 1.0 / 30
         let refresh = grid.nearest(to: 100 + 1.0 / 30)
-        #expect(abs(refresh - (100.004 + 2.0 / 60)) < 1e-9)
-        time.set(refresh - 0.003)  // past the picture's own instant less the drawing: not yet
+        #expect(abs(refresh - (100.008 + 2.0 / 60)) < 1e-9)
+        let handover = refresh - 0.002 - grid.period / 4
+        time.set(handover - 0.001)  // past the picture's own instant less the drawing: not yet
         #expect(await time.presenterHasLooked())
         #expect(!sink.records.contains { $0.position > 1.0 })
-        time.set(refresh - 0.002)
+        time.set(handover)
         #expect(await sink.wait { $0.contains { abs($0.position - next) < 1e-6 } })
         let shown = try #require(sink.records.first { abs($0.position - next) < 1e-6 })
-        #expect(abs(shown.hostTime - (refresh - 0.002)) < 1e-9)
+        #expect(abs(shown.hostTime - handover) < 1e-9)
         await player.close()
     }
 

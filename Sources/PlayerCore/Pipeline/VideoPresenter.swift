@@ -14,6 +14,10 @@ final class VideoPresenter: Sendable {
     /// The most a sink's reported drawing delay moves pictures ahead: a window takes a few
     /// milliseconds; more is a stall the next pictures should not be pulled forward for.
     static let maxPresentationLead = 0.05
+    /// With a display's refreshes known, a picture is handed over this share of a refresh earlier than
+    /// its drawing needs (4 ms at 60 Hz): a swap asked for just before a refresh can miss it, and one
+    /// asked for early waits for it anyway.
+    static let refreshMargin = 0.25
 
     private let frames: VideoFrameQueue
     private let control: PlaybackControl
@@ -72,7 +76,7 @@ final class VideoPresenter: Sendable {
             // The clock where this picture will be seen: the sink's own delay ahead.
             let lead = min(max(sink.presentationDelay, 0), Self.maxPresentationLead)
             if let grid = sink.refreshGrid, grid.period > 0 {
-                presentOnRefresh(head, frame, grid: grid, lead: lead, clock: clock, at: now, serial: serial)
+                presentOnRefresh(head, frame, grid: grid, drawing: lead, clock: clock, at: now, serial: serial)
                 continue
             }
             let master = clock.position(at: now + lead)
@@ -93,10 +97,11 @@ final class VideoPresenter: Sendable {
     }
 
     /// With a display's refreshes known: the picture is aimed at the refresh nearest its instant and
-    /// handed over `lead` (the sink's drawing) before that refresh; of two pictures aimed at one
-    /// refresh only the later is shown.
-    private func presentOnRefresh(_ head: Queued<VideoFrame>, _ frame: VideoFrame, grid: RefreshGrid, lead: Double,
+    /// handed over `drawing` (the sink's) and ``refreshMargin`` before that refresh; of two pictures
+    /// aimed at one refresh only the later is shown.
+    private func presentOnRefresh(_ head: Queued<VideoFrame>, _ frame: VideoFrame, grid: RefreshGrid, drawing: Double,
                                   clock: MediaClock, at now: Double, serial: Int) {
+        let lead = drawing + Self.refreshMargin * grid.period
         let rate = max(clock.rate(at: now), Self.minimumWaitRate)
         let position = clock.position(at: now)
         let target = grid.nearest(to: now + (frame.position - position) / rate)

@@ -83,27 +83,8 @@ struct ALSAOutputTests {
         let sink = try StreamSoundDevice.alsa(preferredChannels: 1, place: Self.place(server, sink: PulseServer.leftSink),
                                               warn: { line in warnings.withLock { $0.append(line) } })
         defer { sink.stop() }
-        let source = ClickSource(sink: sink, start: ClickSource.now())
-        sink.start(source, format: sink.format(sourceRate: PulseServer.rate, sourceChannels: 1))
-        try await waitUntil("a click played") { source.clicksWritten >= 1 }
-
-        await server.kill()
-        try await waitUntil("a warning that sound is gone") { warnings.withLock { $0.contains { $0.contains("playing on without sound") } } }
-        #expect(warnings.withLock { $0.first?.contains("the ALSA device tandem failed") } == true, "\(warnings.withLock { $0 })")
-        let pulled = source.framesPulled
-        try await waitUntil("pulls paced without the device") { source.framesPulled > pulled + PulseServer.rate / 2 }
-
-        try await server.restart()
-        try await waitUntil("a line that sound is back") { warnings.withLock { $0.contains { $0.contains("sound output is back") } } }
-        let recording = server.folder.path("after.raw")
-        let recorder = try server.record(to: recording)
-        let written = source.clicksWritten
-        try await waitUntil("clicks after the return") { source.clicksWritten >= written + 3 }
-        try await Task.sleep(for: .milliseconds(200))  // what was queued reaches the recording
-        recorder.interrupt()
-        _ = try await recorder.exit()
-        #expect(ClickTrack.onsets(try ClickTrack.read(recording), channel: 0).count >= 2)
-        #expect(warnings.withLock { $0.count } == 2, "one line when lost, one when back: \(warnings.withLock { $0 })")
+        let lost = try await expectSoundLostAndBack(server, sink, warnings: warnings)
+        #expect(lost?.contains("the ALSA device tandem failed") == true, "\(warnings.withLock { $0 })")
     }
 }
 

@@ -122,27 +122,9 @@ struct PulseOutputTests {
         defer { Task { await server.stop() } }
         let warnings = Mutex<[String]>([])
         let sink = try StreamSoundDevice.pulse(preferredChannels: 1, place: PulsePlace(server: server.address, sink: PulseServer.leftSink),
-                                      warn: { line in warnings.withLock { $0.append(line) } })
+                                               warn: { line in warnings.withLock { $0.append(line) } })
         defer { sink.stop() }
-        let source = ClickSource(sink: sink, start: ClickSource.now())
-        sink.start(source, format: sink.format(sourceRate: PulseServer.rate, sourceChannels: 1))
-        try await waitUntil("a click played") { source.clicksWritten >= 1 }
-
-        await server.kill()
-        try await waitUntil("a warning that sound is gone") { warnings.withLock { $0.contains { $0.contains("playing on without sound") } } }
-        let pulled = source.framesPulled
-        try await waitUntil("pulls paced without the server") { source.framesPulled > pulled + PulseServer.rate / 2 }
-
-        try await server.restart()
-        try await waitUntil("a line that sound is back") { warnings.withLock { $0.contains { $0.contains("sound output is back") } } }
-        let recording = server.folder.path("after.raw")
-        let recorder = try server.record(to: recording)
-        let written = source.clicksWritten
-        try await waitUntil("clicks after the return") { source.clicksWritten >= written + 3 }
-        try await Task.sleep(for: .milliseconds(200))  // what was queued reaches the recording
-        recorder.interrupt()
-        _ = try await recorder.exit()
-        #expect(ClickTrack.onsets(try ClickTrack.read(recording), channel: 0).count >= 2)
-        #expect(warnings.withLock { $0.count } == 2, "one line when lost, one when back: \(warnings.withLock { $0 })")
+        let lost = try await expectSoundLostAndBack(server, sink, warnings: warnings)
+        #expect(lost?.contains("the sound server") == true, "\(warnings.withLock { $0 })")
     }
 }

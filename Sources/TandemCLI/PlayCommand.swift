@@ -25,6 +25,7 @@ struct PlayCommand: AsyncParsableCommand {
     var files: [String]
     @Flag(help: "No window and no sound output (unless --ao asks for one); paced in real time by the media clock.") var headless = false
     @OptionGroup(title: "Sound") var soundOutput: SoundOutputOptions
+    @OptionGroup(title: "Pictures") var pictures: PictureOptions
     @Flag(help: "No pacing: decode and present every frame as fast as possible, none dropped (implies --headless).")
     var fast = false
     @Option(parsing: .unconditional, help: "Start each file here, seeking accurately: [[hh:]mm:]ss[.ms] (1:30), -10 (10 s before the end) or 50% of it.")
@@ -126,12 +127,14 @@ struct PlayCommand: AsyncParsableCommand {
 extension PlayCommand {
     /// What the play session reads of these options.
     var options: PlayOptions {
-        PlayOptions(files: files, resolver: pageLinks.resolver, json: json, headless: headless, fast: fast, start: start, end: end,
+        var options = PlayOptions(files: files, resolver: pageLinks.resolver, json: json, headless: headless, fast: fast, start: start, end: end,
                     loopFile: loopFile, loopPlaylist: loopPlaylist, shuffle: shuffle, savePositionOnQuit: savePositionOnQuit, noResumePlayback: noResumePlayback,
                     watchLaterDir: watchLaterDir, volume: volume, screenshotDir: screenshotDir, speed: speed,
                     framemd5: framemd5, wav: wav, snapshot: snapshot, ipc: ipc, aid: aid, sid: sid, alang: alang,
                     slang: slang, subFiles: subFiles, subDelay: subDelay, audioFiles: audioFiles,
                     sound: wav != nil || fast ? nil : soundOutput.sound(headless: headless))
+        options.videoSync = pictures.videoSync
+        return options
     }
 
     /// "en, de" → ["en", "de"].

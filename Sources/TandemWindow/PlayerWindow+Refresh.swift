@@ -3,11 +3,11 @@ import PlayerCore
 
 extension PlayerWindow {
     /// Once, at the first drawing: presents the scene ``RefreshLearner/probePresents`` times back to
-    /// back, and keeps the display's refresh grid when its refresh paced them. Nothing when the renderer
-    /// has no vsync or SDL gives no rate for the display.
+    /// back, and keeps the display's refresh grid when its refresh paced them. Nothing unless
+    /// `--video-sync=display-vdrop`, the renderer has vsync and SDL gives a rate for the display.
     func probeRefreshes(_ scene: WindowScene, size: DisplayGeometry.Size, layout: OverlayRenderer.Layout?) {
         refreshProbed = true
-        guard vsync, let period = nominalRefreshPeriod else { return }
+        guard videoSync == .displayVdrop, vsync, let period = nominalRefreshPeriod else { return }
         var returns: [Double] = []
         for _ in 0..<RefreshLearner.probePresents {
             compose(scene, size: size, layout: layout)

@@ -72,6 +72,8 @@ public final class PlayerWindow {
     public let rendererName: String
     /// The renderer waits for the display's refresh on present (SDL_RENDERER_PRESENTVSYNC granted).
     let vsync: Bool
+    /// `--video-sync`: with `display-vdrop`, the refreshes are learned and the pictures aimed at them.
+    let videoSync: VideoSync
     /// `glFinish` of the renderer's OpenGL context (nil for other renderers): after a present, it waits
     /// until the picture is swapped in, so the return marks the refresh it was shown on.
     let finishGL: (@convention(c) () -> Void)?
@@ -87,12 +89,13 @@ public final class PlayerWindow {
     ///     kept, to fit the display's usable area.
     /// - Throws: ``WindowError/noDisplay(_:)`` when SDL's video subsystem or the window cannot
     ///   start (no `DISPLAY`, no compositor, no driver); ``WindowError/sdl(_:)`` when no renderer works.
-    public init(title: String, size: DisplayGeometry.Size, fullscreen: Bool = false,
+    public init(title: String, size: DisplayGeometry.Size, fullscreen: Bool = false, videoSync: VideoSync = .audio,
                 logger: Logger = Logger(label: "tandem.window")) throws(WindowError) {
         guard WindowActor.isCurrentThread else {
             throw WindowError.sdl("the window must be created on the window thread (WindowActor)")
         }
         self.logger = logger
+        self.videoSync = videoSync
         // Scaled pictures are filtered bilinearly (SDL's default, nearest, looks blocky).
         SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear")
         guard SDLSubsystems.start(SDL_INIT_VIDEO) else {

@@ -4,6 +4,7 @@ import PortMapping
 import SoundOutput
 import SyncplayGateway
 import TandemBase
+import TandemWindow
 
 /// What `tandem host` is asked to do, as plain values: the party's items, where it is served (here,
 /// or on a `--server`), how it is reached and trusted, and the host's own member.
@@ -29,6 +30,8 @@ package struct HostOptions: Sendable {
     package var headless: Bool
     /// The sound outputs: the window's (nil: none), or headless the `--ao` asked for (nil: paced without one).
     package var sound: SoundOptions?
+    /// `--video-sync`: what places the window's pictures.
+    package var videoSync: VideoSync = .audio
     /// `--script`: commands at seconds after joining.
     package var script: PartyScript?
     /// `--duration`: leave (ending the party) after this many seconds.

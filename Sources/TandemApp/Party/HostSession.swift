@@ -51,7 +51,8 @@ package struct HostSession: Sendable {
         do {
             window = options.headless ? nil : try await PartyWindow.open(title: "Tandem party", files: sources.map(\.opening),
                                                                               subtitles: options.subtitles,
-                                                                              sound: options.sound ?? SoundOptions(outputs: .none))
+                                                                              sound: options.sound ?? SoundOptions(outputs: .none),
+                                                                              videoSync: options.videoSync)
         } catch {
             printError(error.description)
             return 1

@@ -16,6 +16,8 @@ package struct JoinOptions: Sendable {
     package var headless: Bool
     /// The sound outputs: the window's (nil: none), or headless the `--ao` asked for (nil: paced without one).
     package var sound: SoundOptions?
+    /// `--video-sync`: what places the window's pictures.
+    package var videoSync: VideoSync = .audio
     /// Folders the party's media is looked for in, as local copies.
     package var mediaFolders: [String]
     /// `--script`: commands at seconds after joining.
@@ -76,7 +78,8 @@ package struct JoinSession: Sendable {
         do {
             window = options.headless ? nil : try await PartyWindow.open(title: "Tandem party", files: [],
                                                                               subtitles: options.subtitles,
-                                                                              sound: options.sound ?? SoundOptions(outputs: .none))
+                                                                              sound: options.sound ?? SoundOptions(outputs: .none),
+                                                                              videoSync: options.videoSync)
         } catch {
             printError(error.description)
             return 1

@@ -24,10 +24,10 @@ package struct PartyWindow: Sendable {
     /// `subtitles`: this member's own choice of subtitles, drawn onto every item's pictures; `sound`:
     /// the outputs to try and the audio delay.
     package static func open(title: String, files: [String], subtitles: PartySubtitles = PartySubtitles(),
-                             sound: SoundOptions = SoundOptions()) async throws(WindowError)
+                             sound: SoundOptions = SoundOptions(), videoSync: VideoSync = .audio) async throws(WindowError)
         -> PartyWindow {
         let size = files.first.flatMap { DisplayGeometry(probing: $0)?.displaySize } ?? DisplayGeometry.Size(width: 960, height: 540)
-        let window = try await PlayerWindow(title: title, size: size.scaledUp())
+        let window = try await PlayerWindow(title: title, size: size.scaledUp(), videoSync: videoSync)
         let sinks = StorySinks(urls: files, sound: sound, subtitles: { index in
             subtitles.options(for: files.indices.contains(index) ? files[index] : nil)
         }, warn: { printError($0) })

@@ -3,6 +3,7 @@ import Foundation
 import PlayerCore
 import SoundOutput
 import SubtitleKit
+import TandemWindow
 
 /// What a play session is asked to do: `tandem play`'s options (mpv's names), as plain values.
 package struct PlayOptions: Sendable {
@@ -39,6 +40,8 @@ package struct PlayOptions: Sendable {
     package var audioFiles: [String]
     /// The sound outputs to try and the audio delay (nil: no sound output, paced without one).
     package var sound: SoundOptions?
+    /// `--video-sync`: what places the window's pictures.
+    package var videoSync: VideoSync = .audio
 
     package init(files: [String] = [], resolver: PageLinkResolver? = nil, json: Bool = false, headless: Bool, fast: Bool, start: PlayTime?, end: PlayTime?, loopFile: Bool, loopPlaylist: Bool, shuffle: Bool, savePositionOnQuit: Bool, noResumePlayback: Bool, watchLaterDir: String?, volume: Int?, screenshotDir: String?, speed: Double, framemd5: String?, wav: String?, snapshot: String?, ipc: String?, aid: TrackChoice, sid: TrackChoice, alang: String?, slang: String?, subFiles: [String], subDelay: Double, audioFiles: [String] = [], sound: SoundOptions? = nil) {
         self.files = files

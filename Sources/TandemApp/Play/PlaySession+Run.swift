@@ -38,7 +38,8 @@ extension PlaySession {
         let display: WindowedPlayback?
         do {
             display = options.headless || options.fast ? nil
-                : try await WindowedPlayback.open(items[0].opening, title: items[0].title, sound: options.sound)
+                : try await WindowedPlayback.open(items[0].opening, title: items[0].title, sound: options.sound,
+                                                        videoSync: options.videoSync)
         } catch {
             printError(error.description)
             return .failed

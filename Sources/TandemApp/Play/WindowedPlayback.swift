@@ -34,10 +34,11 @@ package struct WindowedPlayback: Sendable {
 
     /// Opens the window (sized after `file`, titled `title` or after the file); `sound` opens a sound
     /// output for each file.
-    package static func open(_ file: String?, title: String? = nil, sound: SoundOptions?) async throws(WindowError) -> WindowedPlayback {
+    package static func open(_ file: String?, title: String? = nil, sound: SoundOptions?,
+                             videoSync: VideoSync = .audio) async throws(WindowError) -> WindowedPlayback {
         let geometry = file.flatMap { DisplayGeometry(probing: $0) }
         let title = title ?? file.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "Tandem"
-        let window = try await PlayerWindow(title: title, size: geometry?.displaySize ?? audioOnlySize)
+        let window = try await PlayerWindow(title: title, size: geometry?.displaySize ?? audioOnlySize, videoSync: videoSync)
         await window.setAutoHidesControls(true)
         return WindowedPlayback(window: window, sound: sound)
     }

@@ -102,9 +102,10 @@ package struct StoriesWindow: Sendable {
 
     /// `subtitles`: drawn onto each story's pictures (with same-named files next to a local story).
     package static func open(_ stories: [Story], subtitles: PartySubtitles = PartySubtitles(),
-                     transition: StoryTransition = .slide, sound: SoundOptions = SoundOptions()) async throws(WindowError) -> StoriesWindow {
+                     transition: StoryTransition = .slide, sound: SoundOptions = SoundOptions(),
+                     videoSync: VideoSync = .audio) async throws(WindowError) -> StoriesWindow {
         let size = stories.lazy.compactMap { DisplayGeometry(probing: $0.url)?.displaySize }.first ?? WindowedPlayback.audioOnlySize
-        let window = try await PlayerWindow(title: "Tandem stories", size: size.scaledUp())
+        let window = try await PlayerWindow(title: "Tandem stories", size: size.scaledUp(), videoSync: videoSync)
         let urls = stories.map(\.url)
         let sinks = StorySinks(urls: urls, sound: sound, subtitles: { index in
             subtitles.options(for: urls.indices.contains(index) ? urls[index] : nil)

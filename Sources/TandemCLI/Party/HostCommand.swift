@@ -23,6 +23,7 @@ struct HostCommand: AsyncParsableCommand {
     @Flag(help: "No window and no sound output unless --ao asks for one (otherwise a window with sound; keys as in mpv, < > change item).")
     var headless = false
     @OptionGroup(title: "Sound") var soundOutput: SoundOutputOptions
+    @OptionGroup(title: "Pictures") var pictures: PictureOptions
     @Option(help: "Commands at seconds after joining, e.g. \"play@1,pause@5,seek:10@7,rate:1.5@9\".") var script: String?
     @Option(help: "Leave (ending the party) after this many seconds.") var duration: Double?
     @Option(name: .customLong("live-delay"),
@@ -77,12 +78,14 @@ struct HostCommand: AsyncParsableCommand {
 
     /// What the host session reads of these options.
     func options() throws -> HostOptions {
-        HostOptions(files: files, resolver: pageLinks.resolver, server: server, listen: listen, name: name, handoff: handoff,
+        var options = try HostOptions(files: files, resolver: pageLinks.resolver, server: server, listen: listen, name: name, handoff: handoff,
                     control: control, party: party, key: key, headless: headless, sound: soundOutput.sound(headless: headless),
                     script: try script.map(PartyScript.init(parsing:)), duration: duration, liveDelay: liveDelay, json: json, ipc: ipc,
                     serverFingerprint: serverFp, ca: ca, syncplay: syncplay?.address, noPortMapping: noPortMapping,
                     publicAddress: publicAddress.flatMap { try? PublicAddress(parsing: $0) }, subtitles: subtitleOptions.subtitles,
                     insecure: security.insecure, state: security.state, cert: serving.cert, certKey: serving.certKey)
+        options.videoSync = pictures.videoSync
+        return options
     }
 }
 

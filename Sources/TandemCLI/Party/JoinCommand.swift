@@ -14,6 +14,7 @@ struct JoinCommand: AsyncParsableCommand {
     @Flag(help: "No window and no sound output unless --ao asks for one (otherwise a window with sound; keys as in mpv, < > change item).")
     var headless = false
     @OptionGroup(title: "Sound") var soundOutput: SoundOutputOptions
+    @OptionGroup(title: "Pictures") var pictures: PictureOptions
     @Option(help: "Folders to find the party's media in (default: . and assets).") var media: [String] = []
     @Option(help: "Commands at seconds after joining (when control is open to everyone).") var script: String?
     @Option(help: "Leave after this many seconds.") var duration: Double?
@@ -45,8 +46,10 @@ struct JoinCommand: AsyncParsableCommand {
 
     /// What the join session reads of these options.
     func options() throws -> JoinOptions {
-        JoinOptions(link: try parsedLink(), name: name, headless: headless, sound: soundOutput.sound(headless: headless),
+        var options = try JoinOptions(link: try parsedLink(), name: name, headless: headless, sound: soundOutput.sound(headless: headless),
                     mediaFolders: media.isEmpty ? [".", "assets"] : media, script: try script.map(PartyScript.init(parsing:)),
                     duration: duration, json: json, ipc: ipc, ca: ca, subtitles: subtitleOptions.subtitles, insecure: security.insecure)
+        options.videoSync = pictures.videoSync
+        return options
     }
 }

@@ -26,6 +26,7 @@ struct StoriesCommand: AsyncParsableCommand {
     var list: String?
     @Flag(help: "No window and no sound output unless --ao asks for one (otherwise a window with sound).") var headless = false
     @OptionGroup(title: "Sound") var soundOutput: SoundOutputOptions
+    @OptionGroup(title: "Pictures") var pictures: PictureOptions
     @Option(help: "Timed navigation, e.g. \"next@2,prev@4.5,jump:3@6\".") var script: String?
     @Flag(help: "Print events as JSON lines on stdout; the last is the end summary.") var json = false
     @Flag(help: "Stay on a story when it ends instead of going to the next.") var noAutoAdvance = false
@@ -60,7 +61,7 @@ struct StoriesCommand: AsyncParsableCommand {
         do {
             window = headless ? nil : try await StoriesWindow.open(stories, subtitles: PartySubtitles(
                 choice: sid, languages: PlayCommand.languages(slang), files: subFiles), transition: transition,
-                sound: soundOutput.sound(headless: false) ?? SoundOptions(outputs: .none))
+                sound: soundOutput.sound(headless: false) ?? SoundOptions(outputs: .none), videoSync: pictures.videoSync)
         } catch {
             printError(error.description)
             throw ExitCode.failure

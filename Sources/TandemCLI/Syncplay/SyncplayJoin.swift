@@ -19,6 +19,7 @@ struct SyncplayJoin {
     let options: SyncplayJoinOptions
     let headless: Bool
     let sound: SoundOutputOptions
+    var videoSync: VideoSync = .audio
     let media: [String]
     let script: PartyScript?
     let duration: Double?
@@ -44,7 +45,8 @@ struct SyncplayJoin {
         let window: PartyWindow?
         do {
             window = headless ? nil : try await PartyWindow.open(title: "Tandem in Syncplay room \(link.room)", files: options.file.map { [$0] } ?? [],
-                                                                 sound: sound.sound(headless: false) ?? SoundOptions(outputs: .none))
+                                                                 sound: sound.sound(headless: false) ?? SoundOptions(outputs: .none),
+                                                                 videoSync: videoSync)
         } catch {
             printError(error.description)
             throw ExitCode.failure

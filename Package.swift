@@ -454,7 +454,7 @@ let package = Package(
         // built `tandem`.
         .testTarget(
             name: "TandemCLITests",
-            dependencies: ["TestSupport", "TestSupportHTTP", "TandemCLI", "TandemApp", "SoundOutput", "YtdlKit", "PlayerCore", "FFmpegKit", "PartyKit",
+            dependencies: ["TestSupport", "TestSupportHTTP", "TandemCLI", "TandemApp", "SoundOutput", "TandemWindow", "YtdlKit", "PlayerCore", "FFmpegKit", "PartyKit",
                            "SyncplayClient", "SyncplayKit", "WebSocketTransport",
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log")]

@@ -172,6 +172,10 @@ struct WebSocketTransportTests {
         let second = try await harness.connect()
         first.send("ping")
         #expect(try await next(first.inbound) == "ping")
+        // Both established on the server's side too: a client has its 101 before the server's side of
+        // the upgrade is done, and a connection stopped in between closes without the close frame.
+        _ = try await harness.nextConnection()
+        _ = try await harness.nextConnection()
 
         try await within { await harness.server.stop() }
         try await drain(first.inbound)

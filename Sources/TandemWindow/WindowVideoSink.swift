@@ -83,7 +83,7 @@ public final class WindowVideoSink: VideoSink {
             delayBits.store(next.bitPattern, ordering: .relaxed)
         }
         guard let refreshes else { return false }
-        // Handed over `current` before the refresh it was aimed at.
+        // Handed over `current` and a quarter refresh before the refresh it was aimed at.
         let aimed = refreshes.nearest(to: picture.storedAt + current)
         return hostTime - aimed > refreshes.period / 2
     }

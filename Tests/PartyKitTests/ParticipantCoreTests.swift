@@ -286,6 +286,22 @@ import Testing
         #expect(h.tick(position: nil).corrections.isEmpty)
     }
 
+    /// A command's timeline before its instant is not yet what the player follows: the error against it
+    /// (a pause 100 ms ahead reads the playing player 100 ms short of the paused position) is not the
+    /// member's skew, and its status does not say it.
+    @Test func noSkewIsToldAgainstATimelineBeforeItsInstant() throws {
+        let h = try playing()
+        h.advance(to: 2) { t in t - 1.16 }
+        #expect(h.core.lastError.map { abs($0) < 1e-6 } == true)
+        // The host pauses at local 2.1, at position 0.94; the command arrives at 2.
+        h.receive(.timeline(Timeline(epoch: 3, position: 2.1 - 1.16, partyTime: h.party(2.1), playing: false, jump: false)))
+        h.advance(to: 2.09) { t in t - 1.16 }
+        #expect(h.core.lastError.map { abs($0) < 1e-6 } == true, "\(String(describing: h.core.lastError))")
+        // Paused on its instant, on the paused picture.
+        h.advance(to: 2.3) { t in min(t, 2.1) - 1.16 }
+        #expect(h.core.lastError.map { abs($0) < 1e-6 } == true, "\(String(describing: h.core.lastError))")
+    }
+
     @Test func persistentLargeErrorReseeks() throws {
         let h = try playing()
         // Half a second behind, beyond the cool-down of the join's seek.

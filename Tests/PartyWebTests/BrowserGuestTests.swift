@@ -289,7 +289,10 @@ import TestSupport
         defer { host.terminate() }
         try await Self.withBrowser(host: host) { browser in
             try await Self.join(browser, link)
-            try await browser.wait(until: "const s = window.tandem.state(); return s.ready && !s.paused", within: .seconds(60))
+            // In sync before it goes to the background: a page that joined on a loaded machine may still
+            // seek once to correct its landing, which is not what this test is about.
+            let inSync = "const s = window.tandem.state(); return s.ready && !s.paused && s.errorMs !== null && Math.abs(s.errorMs) < 50"
+            try await browser.wait(until: inSync, within: .seconds(60))
             let seeks = try await Self.state(browser)["stats"]?["seeks"]?.int
             let party = try await browser.openTab()
             try await browser.navigate(to: "about:blank")
@@ -298,8 +301,7 @@ import TestSupport
             let hidden = try await Self.state(browser)
             #expect(hidden["hiddenTimes"]?.int == 1, "the page went to the background: \(hidden)")
             // Shown again, it measures afresh and is in sync: the sound played on meanwhile.
-            try await browser.wait(until: "const s = window.tandem.state(); return s.ready && !s.paused && s.errorMs !== null && Math.abs(s.errorMs) < 50",
-                                   within: .seconds(60))
+            try await browser.wait(until: inSync, within: .seconds(60))
             #expect(try await Self.state(browser)["stats"]?["seeks"]?.int == seeks, "a tab that kept up is not re-seeked")
         }
     }

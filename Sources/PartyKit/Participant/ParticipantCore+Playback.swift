@@ -72,15 +72,17 @@ extension ParticipantCore {
               let sync = clockSync.estimate, let player, !player.prerolling else { return [] }
         let partyNow = sync.party(fromLocal: now)
         seat.lastPartyNow = partyNow
-        let expected = timeline.position(at: partyNow)
-        let error = player.position - expected
+        // The epoch's instant is still ahead: the player rightly follows the timeline before it (a pause
+        // 100 ms ahead would read it 100 ms short of the paused position), so there is no error to act on
+        // or to tell.
+        guard partyNow >= timeline.partyTime else { return [] }
+        let error = player.position - timeline.position(at: partyNow)
         seat.lastError = error
         if !timeline.playing {
             // Paused: the picture must be the paused one.
-            guard partyNow >= timeline.partyTime, abs(error) > Self.pausedTolerance else { return [] }
+            guard abs(error) > Self.pausedTolerance else { return [] }
             return reseek(&seat, sync: sync, now: now)
         }
-        guard partyNow >= timeline.partyTime else { return [] }  // the epoch's instant is still ahead
         switch controller.update(error: error, drift: sync.drift, rate: timeline.rate, now: now) {
         case .reseek:
             return reseek(&seat, sync: sync, now: now)

@@ -20,7 +20,7 @@ struct SoundOutputOptions: ParsableArguments {
     var audioDelay: Double?
     @Option(name: .customLong("audio-device"), help: ArgumentHelp(
         "The device to play on, as mpv's: pulse/SINK (a PulseAudio sink, see `pactl list short sinks`), alsa/NAME "
-            + "(an ALSA device, see `aplay -L`) or auto.",
+            + "(an ALSA device, see `aplay -L`) or auto; without --ao, its output is tried first.",
         valueName: "device"))
     var audioDevice: String?
 
@@ -40,11 +40,19 @@ struct SoundOutputOptions: ParsableArguments {
     /// `--ao` asks for it).
     func sound(headless: Bool) -> SoundOptions? {
         if headless, outputs == nil { return nil }
-        let options = SoundOptions(outputs: outputs ?? .automatic, audioDelay: audioDelay,
+        let options = SoundOptions(outputs: outputs ?? Self.outputs(for: audioDevice), audioDelay: audioDelay,
                                    memory: SavedAudioDelays(path: SavedAudioDelays.defaultPath()),
                                    pulse: PulsePlace(sink: audioDevice.flatMap { Self.device($0, of: "pulse") }),
                                    alsa: ALSAPlace(device: audioDevice.flatMap { Self.device($0, of: "alsa") } ?? "default"))
         return options.outputs.plays ? options : nil
+    }
+
+    /// Without `--ao`, as mpv: a device names its output, which is tried first (`alsa/hw:1,0` plays on ALSA
+    /// even where PulseAudio runs), then the others.
+    static func outputs(for audioDevice: String?) -> AudioOutputChoice {
+        let named = AudioOutputChoice.Driver.allCases.first { driver in audioDevice.flatMap { device($0, of: driver.rawValue) } != nil }
+        guard let named else { return .automatic }
+        return AudioOutputChoice(drivers: [named] + AudioOutputChoice.automatic.drivers.filter { $0 != named })
     }
 
     /// The NAME of mpv's `DRIVER/NAME` when `text` names one for `driver`.

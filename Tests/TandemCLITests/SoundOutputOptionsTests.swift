@@ -11,6 +11,11 @@ import Testing
         #expect(sound.alsa.device == "plughw:1,0")
         #expect(sound.pulse.sink == nil)
 
+        // Without --ao, the device's output is tried first, as in mpv.
+        let named = try #require(try PlayCommand.parse(["a.mp4", "--audio-device", "alsa/hw:1,0"]).soundOutput.sound(headless: false))
+        #expect(named.outputs.drivers == [.alsa, .pulse, .sdl])
+        #expect(named.alsa.device == "hw:1,0")
+
         let host = try HostCommand.parse(["a.mp4", "--audio-device", "pulse/headset"])
         let hostSound = try #require(host.soundOutput.sound(headless: false))
         #expect(hostSound.pulse.sink == "headset")

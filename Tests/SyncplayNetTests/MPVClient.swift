@@ -15,11 +15,11 @@ actor MPVClient {
 
     private init(channel: any Channel) { self.channel = channel }
 
-    /// Connects to mpv's socket at `path`, waiting up to `seconds` for mpv to create it.
+    /// Connects to mpv's socket at `path`, waiting up to `seconds` for mpv to create it and listen on it
+    /// (the file appears at its bind, a moment before its listen: a connection then is refused).
     static func connect(path: String, within seconds: Double) async throws -> MPVClient {
-        try await waitUntil("mpv's IPC socket \(path)", within: seconds) { FileManager.default.fileExists(atPath: path) }
         let (lines, continuation) = AsyncStream.makeStream(of: SyncplayConnection.Event.self)
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(SyncplayLineHandler(maxLineBytes: 1 << 20) { event in
@@ -28,7 +28,13 @@ actor MPVClient {
                     })
                 }
             }
-            .connect(unixDomainSocketPath: path).get()
+        var connected: (any Channel)?
+        try await waitUntil("mpv's IPC socket \(path) to accept", within: seconds) {
+            guard FileManager.default.fileExists(atPath: path) else { return false }
+            connected = try? await bootstrap.connect(unixDomainSocketPath: path).get()
+            return connected != nil
+        }
+        guard let channel = connected else { throw Failure(description: "mpv's IPC socket \(path): not connected") }
         let client = MPVClient(channel: channel)
         Task { await client.read(lines) }
         return client

@@ -49,13 +49,18 @@ public final class StreamSoundDevice: SoundDevice {
         let mixer = SoundMixer()
         let supervision = Supervision()
         mixer.setLevels(volume: volume, muted: muted)
-        let format = AudioFormat(sampleRate: preferredRate, channels: min(max(preferredChannels, 1), 8), sample: .float32)
+        let format = Self.mixed(rate: preferredRate, channels: preferredChannels)
         let stream = try opener(format, mixer, delay, Self.lostHandler(supervision))
         self.delay = delay
         self.mixer = mixer
         self.supervision = supervision
         state = Mutex(State(stream: stream, format: stream.format))
         startSupervisor()
+    }
+
+    /// What the mixer renders for a rate and channel count asked for: float32, 1 to 8 channels.
+    private static func mixed(rate: Int, channels: Int) -> AudioFormat {
+        AudioFormat(sampleRate: rate, channels: min(max(channels, 1), 8), sample: .float32)
     }
 
     /// On the stream's thread: hand the loss to the supervisor (a stream is not closed from its own thread).
@@ -70,7 +75,7 @@ public final class StreamSoundDevice: SoundDevice {
     // MARK: AudioSink
 
     public func format(sourceRate: Int, sourceChannels: Int) -> AudioFormat {
-        let wanted = AudioFormat(sampleRate: sourceRate, channels: min(max(sourceChannels, 1), 8), sample: .float32)
+        let wanted = Self.mixed(rate: sourceRate, channels: sourceChannels)
         let reopen = state.withLock { s -> (any SoundStream)? in
             guard !s.started, !s.stopped, s.stream != nil, s.format != wanted, s.asked != wanted else { return nil }
             s.asked = wanted

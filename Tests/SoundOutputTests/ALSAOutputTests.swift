@@ -41,23 +41,13 @@ struct ALSAOutputTests {
         let alsa = try StreamSoundDevice.alsa(preferredChannels: 1, place: Self.place(server, sink: PulseServer.rightSink, buffer: 0.18),
                                               warn: { _ in })
         #expect(alsa.output?.driver == "alsa" && alsa.output?.device == "tandem")
-        let sources = [ClickSource(sink: pulse, start: start), ClickSource(sink: alsa, start: start)]
-        for (sink, source) in zip([pulse, alsa], sources) {
-            sink.start(source, format: sink.format(sourceRate: PulseServer.rate, sourceChannels: 1))
-        }
+        let sources = ClickRecording.play(on: [pulse, alsa], from: start)
         try await waitUntil("eight clicks played", within: 30) { sources.allSatisfy { $0.clicksWritten >= 9 } }
-        try await Task.sleep(for: .milliseconds(400))  // what was queued reaches the recording
-        pulse.stop()
-        alsa.stop()
-        recorder.interrupt()
-        _ = try await recorder.exit()
-
-        let samples = try ClickTrack.read(recording)
-        let lags = ClickTrack.lags(left: ClickTrack.onsets(samples, channel: 0), right: ClickTrack.onsets(samples, channel: 1))
-        print("ALSA heard after PulseAudio (ms):", lags.map { ($0 * 1e4).rounded() / 10 })
+        let lags = try await ClickRecording.lags(recording, recorder: recorder, stopping: [pulse, alsa])
+        print("ALSA heard after PulseAudio (ms):", ClickRecording.milliseconds(lags))
         #expect(lags.count >= 6, "clicks found on both sides: \(lags)")
-        let median = lags.isEmpty ? .infinity : lags.map(abs).sorted()[lags.count / 2]
-        #expect(median < Self.heardTogether, "heard apart by \(median * 1000) ms (median): \(lags.map { ($0 * 1e4).rounded() / 10 })")
+        let median = ClickRecording.median(lags)
+        #expect(median < Self.heardTogether, "heard apart by \(median * 1000) ms (median): \(ClickRecording.milliseconds(lags))")
     }
 
     /// A device ALSA does not know, and a configuration that does not parse: clear errors naming the device.

@@ -28,32 +28,22 @@ struct PulseOutputTests {
                                          warn: { _ in })
         let deep = try StreamSoundDevice.pulse(preferredChannels: 1, place: PulsePlace(server: server.address, sink: PulseServer.rightSink, buffer: 0.18),
                                       warn: { _ in })
-        let sources = [ClickSource(sink: shallow, start: start), ClickSource(sink: deep, start: start)]
-        for (sink, source) in zip([shallow, deep], sources) {
-            sink.start(source, format: sink.format(sourceRate: PulseServer.rate, sourceChannels: 1))
-        }
+        let sources = ClickRecording.play(on: [shallow, deep], from: start)
         // Eight clicks on each side, recorded (the deep output's last click comes out 180 ms later).
         try await waitUntil("eight clicks played", within: 30) { sources.allSatisfy { $0.clicksWritten >= 9 } }
         try await waitUntil("the deep output to report its delay") { (deep.output?.reportedDelay ?? 0) > 0.06 }
         let delays = (shallow.output?.reportedDelay ?? 0, deep.output?.reportedDelay ?? 0)
-        try await Task.sleep(for: .milliseconds(400))  // what was queued reaches the recording
-        shallow.stop()
-        deep.stop()
-        recorder.interrupt()
-        _ = try await recorder.exit()
-
-        let samples = try ClickTrack.read(recording)
-        let lags = ClickTrack.lags(left: ClickTrack.onsets(samples, channel: 0), right: ClickTrack.onsets(samples, channel: 1))
+        let lags = try await ClickRecording.lags(recording, recorder: recorder, stopping: [shallow, deep])
         #expect(delays.1 - delays.0 > 0.05, "the outputs buffer differently: \(delays)")
         #expect(lags.count >= 6, "clicks found on both sides: \(lags)")
         let worst = lags.map(abs).max() ?? .infinity
-        print("heard apart (ms):", lags.map { ($0 * 1e4).rounded() / 10 }, "delays", delays)
+        print("heard apart (ms):", ClickRecording.milliseconds(lags), "delays", delays)
         // Under 0.5 ms on a quiet machine (the precision is measured in Benchmarks/heard-seen.sh). Under
         // load (another build, the parallel suite) the 30 ms output underruns now and then, which throws
         // clicks off by tens of ms, and the median read 12 ms once. The claim is the 150 ms the deep
         // output would be heard late, every click, if its delay were not counted.
-        let median = lags.isEmpty ? .infinity : lags.map(abs).sorted()[lags.count / 2]
-        #expect(median < Self.heardTogether, "heard apart by \(median * 1000) ms (median), up to \(worst * 1000) ms: \(lags.map { ($0 * 1e4).rounded() / 10 })")
+        let median = ClickRecording.median(lags)
+        #expect(median < Self.heardTogether, "heard apart by \(median * 1000) ms (median), up to \(worst * 1000) ms: \(ClickRecording.milliseconds(lags))")
     }
 
     /// A stream moved to another sink mid-play (`pactl move-sink-input`, as a desktop's sound settings
@@ -74,10 +64,7 @@ struct PulseOutputTests {
         let moving = try StreamSoundDevice.pulse(preferredChannels: 1, place: PulsePlace(server: server.address, sink: PulseServer.rightSink,
                                                                                         buffer: 0.12),
                                                  warn: { line in warnings.withLock { $0.append(line) } })
-        let sources = [ClickSource(sink: reference, start: start), ClickSource(sink: moving, start: start)]
-        for (sink, source) in zip([reference, moving], sources) {
-            sink.start(source, format: sink.format(sourceRate: PulseServer.rate, sourceChannels: 1))
-        }
+        let sources = ClickRecording.play(on: [reference, moving], from: start)
         try await waitUntil("clicks before the move", within: 30) { sources[1].clicksWritten >= 3 }
         #expect(moving.output?.device == PulseServer.rightSink)
 
@@ -89,18 +76,11 @@ struct PulseOutputTests {
         try await waitUntil("the output to name its new sink") { moving.output?.device == "right2" }
         let moved = sources[1].clicksWritten
         try await waitUntil("clicks after the move", within: 30) { sources[1].clicksWritten >= moved + 6 }
-        try await Task.sleep(for: .milliseconds(300))  // what was queued reaches the recording
-        reference.stop()
-        moving.stop()
-        recorder.interrupt()
-        _ = try await recorder.exit()
-
-        let samples = try ClickTrack.read(recording)
-        let lags = ClickTrack.lags(left: ClickTrack.onsets(samples, channel: 0), right: ClickTrack.onsets(samples, channel: 1))
-        print("moved stream heard after the reference (ms):", lags.map { ($0 * 1e4).rounded() / 10 })
+        let lags = try await ClickRecording.lags(recording, recorder: recorder, stopping: [reference, moving], after: .milliseconds(300))
+        print("moved stream heard after the reference (ms):", ClickRecording.milliseconds(lags))
         let after = Array(lags.suffix(5))
         #expect(after.count == 5, "clicks on both sides after the move: \(lags)")
-        let median = after.isEmpty ? .infinity : after.map(abs).sorted()[after.count / 2]
+        let median = ClickRecording.median(after)
         #expect(median < Self.heardTogether, "after the move, heard apart by \(median * 1000) ms (median): \(lags)")
         #expect(warnings.withLock { $0 }.isEmpty, "no loss, no reopening: \(warnings.withLock { $0 })")
     }

@@ -104,13 +104,15 @@ final class VideoPresenter: Sendable {
         let lead = drawing + Self.refreshMargin * grid.period
         let rate = max(clock.rate(at: now), Self.minimumWaitRate)
         let position = clock.position(at: now)
-        let target = grid.nearest(to: now + (frame.position - position) / rate)
+        // The refresh a picture at `media` seconds is aimed at.
+        let aim = { (media: Double) in grid.nearest(to: now + (media - position) / rate) }
+        let target = aim(frame.position)
         if target - lead > now + Self.dueTolerance {
             Thread.sleep(forTimeInterval: min(target - lead - now, Self.maxSleep))
             return
         }
         if let next = frames.peekSecond(), next.serial == serial, case .payload(let nextFrame) = next.entry,
-           grid.nearest(to: now + (nextFrame.position - position) / rate) - lead <= now + Self.dueTolerance {
+           aim(nextFrame.position) - lead <= now + Self.dueTolerance {
             if frames.pop(expecting: head) { control.send { $0.pictureDropped(serial: serial) } }
             return
         }
